@@ -1,0 +1,61 @@
+#ifndef EBISU_KOKKOS_IMPL_PERFORMANCE_MODEL_HPP
+#define EBISU_KOKKOS_IMPL_PERFORMANCE_MODEL_HPP
+
+// The practical-attainable-performance model of the EBISU paper (section 5):
+// a roofline over device memory, shared memory and the FP units, scaled by the
+// valid fraction lost to redundant halo work (SM tiling) or to grid barriers
+// (device tiling). It chooses temporal depth and tile sizes. Plain C++ with no
+// CUDA dependency, so it is unit-tested on any machine.
+
+#include <string>
+
+namespace EbisuKokkos {
+namespace Impl {
+
+/// What the model needs to know about a GPU (read at run time, or made up in tests).
+struct DeviceModel {
+  std::string name;
+  int sm_count = 0;
+  double clock_ghz = 0;                 ///< SM clock
+  long smem_per_block_bytes = 0;        ///< opt-in maximum dynamic shared memory per block
+  long smem_per_sm_bytes = 0;
+  int regs_per_sm = 0;
+  double dram_bandwidth_gbs = 0;        ///< achievable device-memory bandwidth (read + write)
+  double smem_bandwidth_gbs = 0;        ///< all SMs together
+  double fp64_gflops = 0;
+  double fp32_gflops = 0;
+  double grid_sync_us = 0;              ///< cost of one cooperative grid barrier
+};
+
+/// An H200-like device, for tests and for reading the model without a GPU.
+DeviceModel reference_h200_model();
+
+/// What the model needs to know about a stencil.
+struct StencilModel {
+  int rank = 2;
+  int radius = 1;
+  int points = 5;          ///< offsets read per update
+  int flops = 10;          ///< per cell update
+  int scalar_bytes = 8;
+  bool box_like = false;   ///< reads off-centre rows/planes at off-centre columns (needs shared memory for them)
+  /// Shared-memory accesses per cell update with redundant register streaming
+  /// (the paper's a_sm): centre-column neighbours come from registers.
+  double smem_accesses_per_cell() const;
+};
+
+template <class Stencil>
+StencilModel stencil_model(int scalar_bytes) {
+  StencilModel m;
+  m.rank = Stencil::rank;
+  m.radius = Stencil::radius;
+  m.points = Stencil::num_points;
+  m.flops = Stencil::flops_per_cell;
+  m.scalar_bytes = scalar_bytes;
+  m.box_like = Stencil::num_points > 1 + 2 * Stencil::rank * Stencil::radius;
+  return m;
+}
+
+}  // namespace Impl
+}  // namespace EbisuKokkos
+
+#endif

@@ -1,0 +1,93 @@
+#ifndef EBISU_KOKKOS_IMPL_VALIDATE_HPP
+#define EBISU_KOKKOS_IMPL_VALIDATE_HPP
+
+// Argument checks of parallel_stencil: compile-time ones as static_asserts,
+// run-time ones as std::invalid_argument naming the argument. All of them run
+// before anything is launched, so a rejected call never touches the data.
+
+#include <ebisu_kokkos/impl/compat.hpp>
+#include <ebisu_kokkos/stencil.hpp>
+
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace EbisuKokkos {
+namespace Impl {
+
+template <class ExecSpace, class Stencil, class ViewType, class ScratchType>
+constexpr void check_types() {
+  static_assert(is_stencil<Stencil>::value,
+                "EbisuKokkos::parallel_stencil: the stencil argument must be a LinearStencil or FunctorStencil");
+  static_assert(Kokkos::is_view<ViewType>::value && Kokkos::is_view<ScratchType>::value,
+                "EbisuKokkos::parallel_stencil: u and scratch must be Kokkos::Views");
+  static_assert(view_rank<ViewType> == Stencil::rank,
+                "EbisuKokkos::parallel_stencil: the View's rank must equal the stencil's rank");
+  static_assert(std::is_same_v<typename ViewType::non_const_value_type, double> ||
+                    std::is_same_v<typename ViewType::non_const_value_type, float>,
+                "EbisuKokkos::parallel_stencil: the value type must be double or float");
+  static_assert(!std::is_const_v<typename ViewType::value_type> && !std::is_const_v<typename ScratchType::value_type>,
+                "EbisuKokkos::parallel_stencil: u and scratch must be writable (non-const) Views");
+  static_assert(std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutLeft> ||
+                    std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>,
+                "EbisuKokkos::parallel_stencil: unsupported layout; use LayoutLeft or LayoutRight");
+  static_assert(std::is_same_v<typename ViewType::non_const_value_type, typename ScratchType::non_const_value_type> &&
+                    std::is_same_v<typename ViewType::array_layout, typename ScratchType::array_layout> &&
+                    std::is_same_v<typename ViewType::memory_space, typename ScratchType::memory_space>,
+                "EbisuKokkos::parallel_stencil: u and scratch must have the same value type, layout and memory space");
+  static_assert(is_accessible_from<ExecSpace, typename ViewType::memory_space>,
+                "EbisuKokkos::parallel_stencil: the Views' memory space is not accessible from the policy's "
+                "execution space");
+}
+
+template <class ViewType>
+std::string extents_string(const ViewType& v) {
+  std::ostringstream s;
+  s << '(';
+  for (int a = 0; a < view_rank<ViewType>; ++a) s << (a ? ", " : "") << v.extent(a);
+  s << ')';
+  return s.str();
+}
+
+[[noreturn]] inline void invalid(const std::string& label, const std::string& what) {
+  throw std::invalid_argument("EbisuKokkos::parallel_stencil(\"" + label + "\"): " + what);
+}
+
+template <class Stencil, class ViewType, class ScratchType>
+void check_arguments(const std::string& label, int steps, const ViewType& u, const ScratchType& scratch) {
+  constexpr int rank = view_rank<ViewType>;
+  constexpr int radius = Stencil::radius;
+  if (steps < 0) invalid(label, "policy steps must be >= 0, got " + std::to_string(steps));
+  if (u.data() == nullptr) invalid(label, "u is not allocated");
+  if (scratch.data() == nullptr) invalid(label, "scratch is not allocated");
+  for (int a = 0; a < rank; ++a) {
+    if (u.extent(a) != scratch.extent(a)) {
+      invalid(label, "u has extents " + extents_string(u) + " but scratch has extents " + extents_string(scratch));
+    }
+  }
+  for (int a = 0; a < rank; ++a) {
+    if (static_cast<long long>(u.extent(a)) < 2LL * radius + 1) {
+      invalid(label, "stencil radius " + std::to_string(radius) + " is too large for u's extent " +
+                         std::to_string(u.extent(a)) + " along index " + std::to_string(a) + " (needs at least " +
+                         std::to_string(2 * radius + 1) + ")");
+    }
+  }
+  if (u.size() > static_cast<size_t>(INT32_MAX)) {
+    invalid(label, "u has " + std::to_string(u.size()) + " cells; more than 2^31-1 cells is not supported");
+  }
+  using T = typename ViewType::value_type;
+  const auto* u_begin = reinterpret_cast<const char*>(u.data());
+  const auto* u_end = u_begin + u.span() * sizeof(T);
+  const auto* s_begin = reinterpret_cast<const char*>(scratch.data());
+  const auto* s_end = s_begin + scratch.span() * sizeof(T);
+  if (u_begin < s_end && s_begin < u_end) {
+    invalid(label, "u and scratch alias (their memory overlaps); scratch must be a separate View");
+  }
+}
+
+}  // namespace Impl
+}  // namespace EbisuKokkos
+
+#endif
