@@ -8,6 +8,8 @@
 // coefficients. Everything here is a constant expression so that backends
 // unroll the stencil with offsets known to the compiler.
 
+#include <Kokkos_Macros.hpp>
+
 #include <utility>
 
 namespace EbisuKokkos {

@@ -1,0 +1,305 @@
+#ifndef EBISU_BENCH_BENCH_CASE_HPP
+#define EBISU_BENCH_BENCH_CASE_HPP
+
+// One case = one stencil at one size and precision: build the variants, check
+// each against the best plain-Kokkos variant's output on the same input, time
+// them, and fill a CaseResult.
+//
+// Order of work:
+//  1. every plain-Kokkos variant: warm-up run checked against the first plain
+//     variant (so a wrong-but-fast variant cannot become the reference), then
+//     `reps` timed runs, each after restoring the saved input;
+//  2. the fastest correct plain variant (median) is the reference: its output
+//     is recomputed, every plain variant is re-checked against it, and, on
+//     small domains, it is checked against a serial host computation;
+//  3. SpMV and parallel_stencil: warm-up run checked against the reference;
+//     only a variant that passes is timed.
+
+#include "check.hpp"
+#include "cli.hpp"
+#include "ebisu_variants.hpp"
+#include "plain_variants.hpp"
+#include "results.hpp"
+#include "spmv_variant.hpp"
+#include "timing.hpp"
+#include "variant.hpp"
+
+#include <Kokkos_Random.hpp>
+#include <ebisu_kokkos/presets.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace ebisu_bench {
+
+/// Runs every selected stencil of this rank (defined here, instantiated per
+/// rank and precision in cases_*.cpp to keep translation units small).
+template <int Rank, class Scalar>
+void run_cases(const Options& options, const RunInfo& info, std::vector<CaseResult>& results);
+
+/// Logical domain (z,) (y,) x of a stencil: options or the paper's size.
+inline std::vector<long> domain_of(const std::string& name, int rank, const Options& o) {
+  if (rank == 1) return {o.size1d > 0 ? o.size1d : 1L << 26};
+  if (rank == 2) {
+    if (o.size2d[0] > 0) return {o.size2d[0], o.size2d[1]};
+    const long n = name == "j2d5pt" ? 8352 : name == "j2d9pt" ? 8064 : name == "j2d9pt-gol" ? 8784 : 8640;
+    return {n, n};
+  }
+  if (o.size3d[0] > 0) return {o.size3d[0], o.size3d[1], o.size3d[2]};
+  return {2560, 288, 384};
+}
+
+template <class Scalar>
+void copy_flat(void* dst, const void* src, long n) {
+  using Mem = Kokkos::DefaultExecutionSpace::memory_space;
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  Kokkos::deep_copy(Kokkos::View<Scalar*, Mem, Unmanaged>(static_cast<Scalar*>(dst), n),
+                    Kokkos::View<const Scalar*, Mem, Unmanaged>(static_cast<const Scalar*>(src), n));
+}
+
+inline void print_variant_line(const CaseResult& c, const VariantResult& r) {
+  if (r.status == "skipped") {
+    std::printf("  %-10s %-26s skipped: %s\n", c.stencil.c_str(), r.name.c_str(), r.note.c_str());
+  } else if (r.times_s.empty()) {
+    std::printf("  %-10s %-26s %s: %s\n", c.stencil.c_str(), r.name.c_str(), r.status.c_str(), r.note.c_str());
+  } else {
+    std::printf("  %-10s %-26s median %9.3f ms  best %9.3f ms  %8.2f GCells/s  %5.1f%% of bound  %s\n",
+                c.stencil.c_str(), r.name.c_str(), r.median_s * 1e3, r.best_s * 1e3, r.gcells_median,
+                100 * r.fraction_of_bound, r.status.c_str());
+  }
+  std::fflush(stdout);
+}
+
+template <class Scalar>
+void fill_stats(VariantResult& r, const CaseResult& c, const RunInfo& info) {
+  r.median_s = median(r.times_s);
+  r.best_s = minimum(r.times_s);
+  const double updates = static_cast<double>(c.interior_cells) * c.steps;
+  r.gcells_median = r.median_s > 0 ? updates / r.median_s / 1e9 : 0;
+  r.gcells_best = r.best_s > 0 ? updates / r.best_s / 1e9 : 0;
+  r.fraction_of_bound = info.bound_gcells > 0 ? r.gcells_median / info.bound_gcells : 0;
+}
+
+inline VariantResult result_of(const Variant& v, double tol) {
+  VariantResult r;
+  r.name = v.name;
+  r.family = v.family;
+  r.params = v.params;
+  r.tolerance = tol;
+  return r;
+}
+
+inline void fail(VariantResult& r, const std::string& why) {
+  r.status = "FAILED";
+  r.note = r.note.empty() ? why : r.note + "; " + why;
+}
+
+template <class Scalar, class Stencil>
+CaseResult run_one_case(const std::string& name, const Stencil& stencil, const Options& o, const RunInfo& info) {
+  constexpr int rank = Stencil::rank;
+  constexpr int radius = Stencil::radius;
+  using Space = Kokkos::DefaultExecutionSpace;
+  using View = DomainView<Scalar, rank>;
+  constexpr bool left = std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft>;
+  const double tol = std::is_same_v<Scalar, double> ? 1e-10 : 1e-4;
+  const int steps = info.steps;
+
+  CaseResult c;
+  c.stencil = name;
+  c.rank = rank;
+  c.radius = radius;
+  c.points = Stencil::num_points;
+  c.flops_per_cell = Stencil::flops_per_cell;
+  c.domain = domain_of(name, rank, o);
+  c.layout = left ? "LayoutLeft" : "LayoutRight";
+  c.steps = steps;
+  c.reps = o.reps;
+  c.precision = o.precision;
+  long e[3] = {1, 1, 1};
+  c.cells = c.interior_cells = 1;
+  for (int a = 0; a < rank; ++a) {
+    e[a] = left ? c.domain[rank - 1 - a] : c.domain[a];  // LayoutLeft: index 0 = x (contiguous)
+    c.view_extents.push_back(e[a]);
+    c.cells *= e[a];
+    c.interior_cells *= std::max(0L, e[a] - 2 * radius);
+  }
+  std::string dims;
+  for (size_t a = 0; a < c.domain.size(); ++a) dims += (a ? "x" : "") + std::to_string(c.domain[a]);
+  std::printf("== %s (%s, %d points, r=%d) domain %s (%s), T=%d, reps=%d\n", name.c_str(), o.precision.c_str(),
+              c.points, radius, dims.c_str(), rank == 3 ? "z,y,x" : rank == 2 ? "y,x" : "x", steps, o.reps);
+  std::fflush(stdout);
+  for (int a = 0; a < rank; ++a) {
+    if (e[a] < 2 * radius + 1) {
+      VariantResult r;
+      r.name = "all";
+      r.status = "FAILED";
+      r.note = "domain too small for radius " + std::to_string(radius);
+      c.variants.push_back(r);
+      return c;
+    }
+  }
+  if (c.cells > 2147483647LL) {
+    VariantResult r;
+    r.name = "all";
+    r.status = "FAILED";
+    r.note = "more than 2^31-1 cells";
+    c.variants.push_back(r);
+    return c;
+  }
+
+  View input = make_view<View>("ebisu_bench::input", e);
+  View u = make_view<View>("ebisu_bench::u", e);
+  View scratch = make_view<View>("ebisu_bench::scratch", e);
+  View ref0 = make_view<View>("ebisu_bench::ref_first_plain", e);
+  View ref = make_view<View>("ebisu_bench::ref_best_plain", e);
+  {
+    // Random, non-zero, bounded input; every stencil's weights are a convex combination.
+    Kokkos::Random_XorShift64_Pool<Space> pool(20261122u + static_cast<unsigned>(name.size()));
+    Kokkos::fill_random(input, pool, Scalar(0.5), Scalar(1.5));
+    Kokkos::fence();
+  }
+  const long n = static_cast<long>(c.cells);
+
+  // 1. Plain Kokkos.
+  auto plain = make_plain_variants<Scalar>(stencil, input, u, scratch, steps);
+  std::vector<VariantResult> plain_results;
+  for (size_t i = 0; i < plain.size(); ++i) {
+    Variant& v = plain[i];
+    VariantResult r = result_of(v, tol);
+    try {
+      v.reset();
+      time_fenced(v.run);
+      if (i == 0) {
+        copy_flat<Scalar>(ref0.data(), v.output(), n);
+        r.max_rel_diff_first = 0;
+      } else {
+        r.max_rel_diff_first = max_rel_diff<Scalar>(v.output(), ref0.data(), n);
+      }
+      if (!(r.max_rel_diff_first <= tol)) fail(r, "differs from " + plain[0].name);
+      r.times_s = time_reps(o.reps, v.reset, v.run);
+      fill_stats<Scalar>(r, c, info);
+    } catch (const std::exception& ex) {
+      fail(r, ex.what());
+    }
+    print_variant_line(c, r);
+    plain_results.push_back(r);
+  }
+
+  // 2. The reference: the fastest correct plain variant.
+  int best = -1;
+  for (size_t i = 0; i < plain_results.size(); ++i) {
+    if (plain_results[i].status == "ok" &&
+        (best < 0 || plain_results[i].median_s < plain_results[static_cast<size_t>(best)].median_s)) {
+      best = static_cast<int>(i);
+    }
+  }
+  if (best >= 0) {
+    c.best_plain = plain_results[static_cast<size_t>(best)].name;
+    if (best == 0) {
+      copy_flat<Scalar>(ref.data(), ref0.data(), n);
+    } else {
+      plain[static_cast<size_t>(best)].reset();
+      time_fenced(plain[static_cast<size_t>(best)].run);
+      copy_flat<Scalar>(ref.data(), plain[static_cast<size_t>(best)].output(), n);
+    }
+    for (size_t i = 0; i < plain.size(); ++i) {
+      VariantResult& r = plain_results[i];
+      r.checked_against = c.best_plain;
+      if (static_cast<int>(i) == best) {
+        r.max_rel_diff = 0;
+      } else if (i == 0) {
+        r.max_rel_diff = max_rel_diff<Scalar>(ref0.data(), ref.data(), n);
+      } else {
+        plain[i].reset();
+        time_fenced(plain[i].run);
+        r.max_rel_diff = max_rel_diff<Scalar>(plain[i].output(), ref.data(), n);
+      }
+      if (r.status == "ok" && !(r.max_rel_diff <= tol)) fail(r, "differs from " + c.best_plain);
+    }
+    if (static_cast<double>(c.interior_cells) * steps <= static_cast<double>(o.oracle_limit)) {
+      c.oracle_max_rel_diff = host_oracle_max_rel_diff<Scalar>(stencil, input, ref.data(), steps);
+      std::printf("  %-10s serial host check of %s: max rel diff %.2e\n", name.c_str(), c.best_plain.c_str(),
+                  c.oracle_max_rel_diff);
+      if (!(c.oracle_max_rel_diff <= tol)) {
+        fail(plain_results[static_cast<size_t>(best)], "differs from the serial host computation");
+      }
+    }
+  }
+  plain.clear();
+  for (auto& r : plain_results) c.variants.push_back(r);
+
+  // 3. SpMV and parallel_stencil, checked against the reference before timing.
+  auto check_and_time = [&](Variant& v) {
+    VariantResult r = result_of(v, tol);
+    try {
+      if (best < 0) throw std::runtime_error("no correct plain-Kokkos variant to check against");
+      v.reset();
+      time_fenced(v.run);
+      if (v.after_run) {
+        for (const auto& p : v.after_run()) r.params.push_back(p);
+      }
+      r.checked_against = c.best_plain;
+      r.max_rel_diff = max_rel_diff<Scalar>(v.output(), ref.data(), n);
+      if (!(r.max_rel_diff <= tol)) {
+        fail(r, "differs from " + c.best_plain);
+      } else {
+        r.times_s = time_reps(o.reps, v.reset, v.run);
+        fill_stats<Scalar>(r, c, info);
+      }
+    } catch (const std::exception& ex) {
+      fail(r, ex.what());
+    }
+    print_variant_line(c, r);
+    c.variants.push_back(r);
+  };
+
+  if (o.spmv) {
+    const double buffers = 5.0 * static_cast<double>(c.cells) * sizeof(Scalar);
+    const std::string why = spmv_skip_reason<Scalar, Stencil>(c.cells, c.interior_cells, buffers,
+                                                               info.device_memory_bytes, o.spmv_memory_fraction);
+    if (!why.empty()) {
+      VariantResult r;
+      r.name = "kokkoskernels-spmv";
+      r.family = "kokkoskernels-spmv";
+      r.status = "skipped";
+      r.note = why;
+      print_variant_line(c, r);
+      c.variants.push_back(r);
+    } else {
+#ifdef EBISU_BENCH_HAVE_KOKKOSKERNELS
+      if constexpr (std::is_same_v<Scalar, double>) {
+        double assembly_s = 0;
+        Variant v = make_spmv_variant(stencil, input, steps, assembly_s);
+        check_and_time(v);
+      }  // the matrix is freed here
+#endif
+    }
+  }
+  for (auto& v : make_ebisu_variants(stencil, input, u, scratch, steps)) check_and_time(v);
+
+  // Speedups over the best plain variant (median times).
+  if (best >= 0) {
+    const double base = c.variants[static_cast<size_t>(best)].median_s;
+    for (auto& r : c.variants) r.speedup = r.median_s > 0 ? base / r.median_s : 0;
+  }
+  return c;
+}
+
+template <int Rank, class Scalar>
+void run_cases(const Options& options, const RunInfo& info, std::vector<CaseResult>& results) {
+  EbisuKokkos::presets::for_each_preset(Rank, [&](const std::string& name, const auto& stencil) {
+    if (!options.stencils.empty() &&
+        std::find(options.stencils.begin(), options.stencils.end(), name) == options.stencils.end()) {
+      return;
+    }
+    results.push_back(run_one_case<Scalar>(name, stencil, options, info));
+  });
+}
+
+}  // namespace ebisu_bench
+
+#endif

@@ -1,0 +1,5 @@
+// 2-D stencils in double (one translation unit per rank and precision keeps builds parallel).
+
+#include "bench_case.hpp"
+
+template void ebisu_bench::run_cases<2, double>(const Options&, const RunInfo&, std::vector<CaseResult>&);

@@ -1,0 +1,5 @@
+// 2-D stencils in float (one translation unit per rank and precision keeps builds parallel).
+
+#include "bench_case.hpp"
+
+template void ebisu_bench::run_cases<2, float>(const Options&, const RunInfo&, std::vector<CaseResult>&);

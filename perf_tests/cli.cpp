@@ -1,0 +1,154 @@
+// Command-line parsing of ebisu_bench (no dependency beyond the standard library).
+
+#include "cli.hpp"
+
+#include <ebisu_kokkos/presets.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace ebisu_bench {
+
+namespace {
+
+const char* usage_text =
+    "Usage: ebisu_bench [options]\n"
+    "Times T Jacobi steps of each stencil: plain Kokkos variants (MDRange tile sweep, flattened\n"
+    "RangePolicy), KokkosKernels SpMV (if built with it) and EbisuKokkos::parallel_stencil\n"
+    "(Backend::automatic and Backend::generic), each checked against the best plain variant.\n"
+    "\n"
+    "  --stencils a,b,...   subset of: j1d3pt j1d5pt j2d5pt j2d9pt j2d9pt-gol j2d25pt\n"
+    "                       j3d7pt j3d13pt j3d17pt j3d27pt poisson (default: all)\n"
+    "  --size N             every dimension of every domain = N\n"
+    "  --size1d N           1-D domain (default 2^26 = 67108864)\n"
+    "  --size2d N | Y,X     2-D domain (default: the paper size of each stencil)\n"
+    "  --size3d Z,Y,X | N   3-D domain, x contiguous (default 2560,288,384)\n"
+    "  --steps T            time steps per run (default 100 on a device, 10 on the host)\n"
+    "  --reps N             timed repetitions per variant, >= 5 (default 5)\n"
+    "  --precision P        double | float (default double)\n"
+    "  --json PATH          JSON output (default ebisu_bench.json)\n"
+    "  --bw-mb M            MiB per buffer of the copy-bandwidth test (default 1024 device, 256 host)\n"
+    "  --no-spmv            skip the KokkosKernels SpMV variant\n"
+    "  --spmv-mem-fraction F  skip SpMV above this fraction of device memory (default 0.6)\n"
+    "  --oracle-limit N     serial host check of the reference when cells x T <= N (default 2e7)\n"
+    "  --help\n"
+    "Kokkos options (--kokkos-threads=..., --kokkos-device-id=...) are passed to Kokkos.\n";
+
+[[noreturn]] void fail(const std::string& message) {
+  std::fprintf(stderr, "ebisu_bench: %s\n\n%s", message.c_str(), usage_text);
+  std::exit(2);
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> parts;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, sep)) {
+    if (!item.empty()) parts.push_back(item);
+  }
+  return parts;
+}
+
+long to_long(const std::string& option, const std::string& s, long min_value) {
+  char* end = nullptr;
+  const long v = std::strtol(s.c_str(), &end, 10);
+  if (end == s.c_str() || *end != '\0' || v < min_value) {
+    fail(option + " expects an integer >= " + std::to_string(min_value) + ", got '" + s + "'");
+  }
+  return v;
+}
+
+double to_double(const std::string& option, const std::string& s) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || *end != '\0' || !(v > 0)) fail(option + " expects a positive number, got '" + s + "'");
+  return v;
+}
+
+// "N" -> every entry N; "a,b[,c]" -> exactly `count` entries.
+void parse_dims(const std::string& option, const std::string& s, int* dims, int count) {
+  const auto parts = split(s, ',');
+  if (parts.size() == 1) {
+    const int v = static_cast<int>(to_long(option, parts[0], 1));
+    for (int i = 0; i < count; ++i) dims[i] = v;
+  } else if (static_cast<int>(parts.size()) == count) {
+    for (int i = 0; i < count; ++i) dims[i] = static_cast<int>(to_long(option, parts[i], 1));
+  } else {
+    fail(option + " expects N or " + std::to_string(count) + " comma-separated extents, got '" + s + "'");
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> all_stencil_names() {
+  std::vector<std::string> names;
+  EbisuKokkos::presets::for_each_preset(0, [&](const std::string& name, const auto&) { names.push_back(name); });
+  return names;
+}
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  for (int i = 0; i < argc; ++i) o.command_line += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.rfind("--kokkos-", 0) == 0) continue;  // left for Kokkos::initialize
+    std::string value;
+    const auto eq = arg.find('=');
+    bool inline_value = false;
+    if (eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      inline_value = true;
+    }
+    auto next = [&]() -> std::string {
+      if (inline_value) return value;
+      if (i + 1 >= argc) fail(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::printf("%s", usage_text);
+      std::exit(0);
+    } else if (arg == "--stencils") {
+      o.stencils = split(next(), ',');
+    } else if (arg == "--size") {
+      const int n = static_cast<int>(to_long(arg, next(), 1));
+      o.size1d = n;
+      o.size2d[0] = o.size2d[1] = n;
+      o.size3d[0] = o.size3d[1] = o.size3d[2] = n;
+    } else if (arg == "--size1d") {
+      o.size1d = to_long(arg, next(), 1);
+    } else if (arg == "--size2d") {
+      parse_dims(arg, next(), o.size2d, 2);
+    } else if (arg == "--size3d") {
+      parse_dims(arg, next(), o.size3d, 3);
+    } else if (arg == "--steps") {
+      o.steps = static_cast<int>(to_long(arg, next(), 1));
+    } else if (arg == "--reps") {
+      o.reps = static_cast<int>(to_long(arg, next(), 5));
+    } else if (arg == "--precision") {
+      o.precision = next();
+      if (o.precision != "double" && o.precision != "float") fail("--precision must be double or float");
+    } else if (arg == "--json") {
+      o.json = next();
+    } else if (arg == "--bw-mb") {
+      o.bw_mb = to_double(arg, next());
+    } else if (arg == "--no-spmv") {
+      o.spmv = false;
+    } else if (arg == "--spmv-mem-fraction") {
+      o.spmv_memory_fraction = to_double(arg, next());
+    } else if (arg == "--oracle-limit") {
+      o.oracle_limit = to_long(arg, next(), 0);
+    } else {
+      fail("unknown option '" + arg + "'");
+    }
+  }
+  const auto known = all_stencil_names();
+  for (const auto& s : o.stencils) {
+    if (std::find(known.begin(), known.end(), s) == known.end()) fail("unknown stencil '" + s + "'");
+  }
+  return o;
+}
+
+}  // namespace ebisu_bench

@@ -1,0 +1,36 @@
+#ifndef EBISU_BENCH_CLI_HPP
+#define EBISU_BENCH_CLI_HPP
+
+// Command-line options of ebisu_bench.
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace ebisu_bench {
+
+struct Options {
+  std::vector<std::string> stencils;  ///< empty: every preset
+  long size1d = 0;                    ///< 0: paper-style default (2^26)
+  int size2d[2] = {0, 0};             ///< (y, x); 0: the paper size of each stencil
+  int size3d[3] = {0, 0, 0};          ///< (z, y, x), x contiguous; 0: 2560 x 288 x 384
+  int steps = 0;                      ///< 0: 100 on a device, 10 on the host
+  int reps = 5;                       ///< timed repetitions per variant (>= 5)
+  std::string precision = "double";   ///< double | float
+  std::string json = "ebisu_bench.json";
+  double bw_mb = 0;                   ///< MiB per buffer for the copy-bandwidth test; 0: 1024 device / 256 host
+  bool spmv = true;                   ///< time KokkosKernels SpMV when available
+  double spmv_memory_fraction = 0.6;  ///< skip SpMV when the run would need more of the device memory
+  long oracle_limit = 20000000;       ///< serial host check of the reference when cells x T <= this
+  std::string command_line;
+};
+
+/// Parses argv; prints usage and exits on --help or on an error.
+Options parse_options(int argc, char** argv);
+
+/// Every stencil name the harness knows, in suite order.
+std::vector<std::string> all_stencil_names();
+
+}  // namespace ebisu_bench
+
+#endif

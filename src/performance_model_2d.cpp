@@ -1,0 +1,176 @@
+#include <ebisu_kokkos/impl/performance_model_2d.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace EbisuKokkos {
+namespace Impl {
+
+namespace {
+
+// Calibration constants of the 2-D kernel (see docs/perf-notes-2d.md).
+constexpr double kSyncCyclesPerRow = 80.0;   // barrier + exposed latency per streamed row
+constexpr double kLaunchOverheadS = 3e-6;     // launch + first-row latency
+constexpr double kSmemEfficiency = 0.90;      // fraction of peak shared-memory bandwidth reached
+
+long ceil_div(long a, long b) { return (a + b - 1) / b; }
+int round_up(int a, int m) { return ((a + m - 1) / m) * m; }
+
+int queue_slots(const StencilModel& s, const KernelLimits2D& lim) {
+  if (lim.queue_slots > 0) return lim.queue_slots;
+  const int k = s.box_like ? s.radius : 0;
+  return 2 * k + 2;
+}
+
+int regs_estimate(const StencilModel& s, const KernelLimits2D& lim) {
+  if (lim.regs_per_thread > 0) return lim.regs_per_thread;
+  const int words = s.scalar_bytes >= 8 ? 2 : 1;
+  return std::min(255, words * lim.cols_per_thread * (2 * s.radius + 1) * lim.max_depth + 40);
+}
+
+// Shared-memory accesses per cell update with register streaming and
+// cols_per_thread adjacent columns per thread: one store, plus the loads of
+// the 2r columns of the neighbouring threads (centre row only for a star,
+// all 2r+1 rows for a box), shared by the thread's columns.
+double smem_accesses(const StencilModel& s, int cols) {
+  const int rows = s.box_like ? 2 * s.radius + 1 : 1;
+  return 1.0 + static_cast<double>(2 * s.radius * rows) / cols;
+}
+
+}  // namespace
+
+KernelLimits2D default_kernel_limits_2d(const StencilModel& s) {
+  KernelLimits2D k;
+  k.cols_per_thread = 2;
+  k.max_threads = 256;
+  k.max_depth = s.radius == 1 ? 10 : 6;
+  k.regs_per_thread = 0;
+  k.queue_slots = 0;
+  return k;
+}
+
+Plan2D evaluate_plan_2d(const DeviceModel& dev, const StencilModel& s, long ns, long nf, int t, int threads,
+                        int strips, const KernelLimits2D& lim) {
+  Plan2D p;
+  const int R = s.radius;
+  const int cx = lim.cols_per_thread;
+  const double bytes = s.scalar_bytes;
+  p.depth = t;
+  p.threads = threads;
+  p.cols_per_thread = cx;
+  p.tile_width = threads * cx;
+  p.strips = strips;
+  p.strip_width = static_cast<int>(ceil_div(nf, strips));
+  p.queue_slots = queue_slots(s, lim);
+  const int padm = (R + cx - 1) / cx;
+  p.smem_bytes = static_cast<long>(t) * p.queue_slots * cx * (threads + 2 * padm) * s.scalar_bytes;
+  p.smem_accesses_per_cell = smem_accesses(s, cx);
+  const long w_out = static_cast<long>(p.tile_width) - 2L * t * R;
+  if (w_out < p.strip_width || p.smem_bytes > dev.smem_per_block_bytes || threads > lim.max_threads || t < 1) {
+    p.predicted_gcells_per_s = 0;
+    p.bottleneck = "infeasible";
+    return p;
+  }
+  const int regs = round_up(regs_estimate(s, lim), 8);
+  const int by_regs = dev.regs_per_sm / std::max(1, regs * round_up(threads, 32));
+  const int by_smem = static_cast<int>(dev.smem_per_sm_bytes / (p.smem_bytes + 1024));
+  p.blocks_per_sm = std::max(1, std::min({by_regs, by_smem, 2048 / threads, 32}));
+
+  // Persistent grid over the strip-major list of rows.
+  const long total_rows = static_cast<long>(strips) * ns;
+  const long min_run = std::max<long>(8, 2L * t * (2 * R + 1));
+  const long slots = static_cast<long>(dev.sm_count) * p.blocks_per_sm;
+  p.blocks = static_cast<int>(std::max<long>(1, std::min(slots, total_rows / min_run)));
+  p.rows_per_block = ceil_div(total_rows, p.blocks);
+  const long L = p.rows_per_block;
+  const long pieces = L <= ns ? ((ns % L) == 0 ? 1 : 2) : ceil_div(L, ns) + 1;
+
+  // Work of the busiest block: every stage s computes len + 2(t-s)r rows per
+  // piece, the load stage len + 2tr, barriers once per streamed row.
+  const double stage_rows = static_cast<double>(t) * L + pieces * static_cast<double>(R) * t * (t - 1);
+  const double load_rows = static_cast<double>(L) + pieces * 2.0 * t * R;
+  const double iterations = static_cast<double>(L) + pieces * static_cast<double>(t) * (2 * R + 1);
+  const double last_rows = static_cast<double>(L);
+  const double tw = p.tile_width;
+  const double smem_b = bytes * tw *
+                        (stage_rows * (p.smem_accesses_per_cell - 1.0) + (stage_rows - last_rows) + load_rows);
+  const double dram_b = bytes * (load_rows * tw + static_cast<double>(L) * p.strip_width);
+  const double flops = stage_rows * tw * s.flops;
+
+  const double sm_bw = dev.smem_bandwidth_gbs * 1e9 / dev.sm_count * kSmemEfficiency;
+  const double fp_sm = (s.scalar_bytes >= 8 ? dev.fp64_gflops : dev.fp32_gflops) * 1e9 / dev.sm_count;
+  p.t_sm_s = p.blocks_per_sm * smem_b / sm_bw;
+  p.t_cmp_s = p.blocks_per_sm * flops / fp_sm;
+  p.t_gm_s = p.blocks * dram_b / (dev.dram_bandwidth_gbs * 1e9);
+  p.t_sync_s = iterations * kSyncCyclesPerRow / (dev.clock_ghz * 1e9) / p.blocks_per_sm;
+  const double core = std::max({p.t_sm_s, p.t_cmp_s, p.t_gm_s});
+  p.predicted_seconds = core + p.t_sync_s + kLaunchOverheadS;
+  p.bottleneck = core == p.t_sm_s ? "smem" : core == p.t_gm_s ? "dram" : "fp";
+  if (p.t_sync_s > 0.25 * core) p.bottleneck += "+sync";
+
+  const double interior = static_cast<double>(std::max<long>(0, ns - 2 * R)) * std::max<long>(0, nf - 2 * R);
+  p.predicted_gcells_per_s = interior * t / p.predicted_seconds * 1e-9;
+  p.valid_fraction = static_cast<double>(nf) / (static_cast<double>(strips) * tw);
+  p.y_efficiency = static_cast<double>(t) * ns * strips / (stage_rows * p.blocks);
+  return p;
+}
+
+Plan2D choose_plan_2d(const DeviceModel& dev, const StencilModel& s, long ns, long nf, int steps,
+                      const TuningKnobs& knobs, const KernelLimits2D& lim) {
+  const int R = s.radius;
+  const int cx = lim.cols_per_thread;
+  int t_lo = 1, t_hi = std::max(1, std::min(lim.max_depth, steps));
+  if (knobs.temporal_depth > 0) t_lo = t_hi = std::max(1, std::min({knobs.temporal_depth, lim.max_depth, std::max(1, steps)}));
+  int th_lo = 32, th_hi = lim.max_threads;
+  if (knobs.threads > 0) {
+    th_lo = th_hi = std::min(lim.max_threads, round_up(knobs.threads, 32));
+  } else if (knobs.tile_width > 0) {
+    th_lo = th_hi = std::min(lim.max_threads, round_up(static_cast<int>(ceil_div(knobs.tile_width, cx)), 32));
+  }
+  Plan2D best;
+  bool have = false;
+  for (int t = t_lo; t <= t_hi; ++t) {
+    for (int th = th_lo; th <= th_hi; th += 32) {
+      const long w_out = static_cast<long>(th) * cx - 2L * t * R;
+      if (w_out < 1) continue;
+      const long strips = ceil_div(nf, w_out);
+      Plan2D p = evaluate_plan_2d(dev, s, ns, nf, t, th, static_cast<int>(strips), lim);
+      if (p.bottleneck == "infeasible") continue;
+      if (!have || p.predicted_gcells_per_s > best.predicted_gcells_per_s * 1.0001) {
+        best = p;
+        have = true;
+      }
+    }
+  }
+  if (!have) {
+    // Always return something runnable: depth 1, widest tile.
+    const int th = lim.max_threads;
+    const long w_out = std::max<long>(1, static_cast<long>(th) * cx - 2L * R);
+    best = evaluate_plan_2d(dev, s, ns, nf, 1, th, static_cast<int>(ceil_div(nf, w_out)), lim);
+  }
+  return best;
+}
+
+Plan2D choose_plan_2d(const DeviceModel& dev, const StencilModel& s, long ns, long nf, int steps,
+                      const TuningKnobs& knobs) {
+  return choose_plan_2d(dev, s, ns, nf, steps, knobs, default_kernel_limits_2d(s));
+}
+
+std::string Plan2D::describe() const {
+  char buf[640];
+  std::snprintf(buf, sizeof buf,
+                "ebisu-2d: depth %d, tile %d cols (%d threads x %d), %d strips of %d valid cols (V=%.3f), "
+                "%d blocks (%d/SM, persistent, %ld rows each, y-eff %.3f), smem %ld B (%d-row queues), "
+                "a_sm %.2f; predicted %.1f GCells/s (T_gm %.1f us, T_sm %.1f us, T_cmp %.1f us, sync %.1f us; "
+                "bound: %s)",
+                depth, tile_width, threads, cols_per_thread, strips, strip_width, valid_fraction, blocks,
+                blocks_per_sm, rows_per_block, y_efficiency, smem_bytes, queue_slots, smem_accesses_per_cell,
+                predicted_gcells_per_s, t_gm_s * 1e6, t_sm_s * 1e6, t_cmp_s * 1e6, t_sync_s * 1e6,
+                bottleneck.c_str());
+  return buf;
+}
+
+}  // namespace Impl
+}  // namespace EbisuKokkos

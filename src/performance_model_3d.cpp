@@ -1,0 +1,172 @@
+#include <ebisu_kokkos/impl/performance_model_3d.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace EbisuKokkos {
+namespace Impl {
+
+namespace {
+
+// Fraction of the shared-memory / FP roofline one block reaches inside a level
+// (address arithmetic, barriers between levels, tails). Calibrated on an H200
+// (see docs/perf-notes-3d.md).
+constexpr double kEfficiency = 0.70;
+// Fixed cycles per level: the __syncthreads between levels and the pipeline drain.
+constexpr double kLevelOverheadCycles = 150;
+// Kernel launch overhead (cooperative launch, flag reset).
+constexpr double kLaunchOverheadUs = 6.0;
+
+long ceil_div(long a, long b) { return (a + b - 1) / b; }
+
+double sync_us(const DeviceModel& d, SyncKind s) {
+  const double grid = d.grid_sync_us > 0 ? d.grid_sync_us : 2.0;
+  // Neighbour flags: one fenced store and one acquire poll through L2 per
+  // neighbour, no all-to-all round: about 0.4 of a grid barrier.
+  return s == SyncKind::grid_barrier ? grid : 0.4 * grid;
+}
+
+// Threads for a tile: warps own rows, lanes own columns; the fewest warp-slots
+// (rows rounded up to whole rounds of warps), then the fewest rounds.
+int choose_threads(int tile_x, int tile_y) {
+  int best = 256;
+  long best_slots = -1, best_rounds = 0;
+  for (int t = 256; t <= 512; t += 32) {
+    const int warps = t / 32;
+    const long rounds = ceil_div(tile_y, warps) * ceil_div(tile_x, 32);
+    const long slots = rounds * warps;
+    if (best_slots < 0 || slots < best_slots || (slots == best_slots && rounds < best_rounds)) {
+      best = t;
+      best_slots = slots;
+      best_rounds = rounds;
+    }
+  }
+  return best;
+}
+
+int max_depth_for(const DeviceModel& d, const StencilModel& s, int tile_x, int tile_y) {
+  const long one = smem_bytes_3d(1, s.radius, tile_x, tile_y, s.scalar_bytes);
+  const long avail = d.smem_per_block_bytes - 1024;  // static/reserved shared memory
+  return one > 0 ? static_cast<int>(avail / one) : 0;
+}
+
+}  // namespace
+
+long smem_bytes_3d(int depth, int radius, int tile_x, int tile_y, int scalar_bytes) {
+  return static_cast<long>(depth) * (2 * radius + 1) * (tile_x + 2L * radius) * (tile_y + 2L * radius) * scalar_bytes;
+}
+
+double predict_launch_seconds_3d(const DeviceModel& d, const StencilModel& s, const Plan3D& p, int depth,
+                                 std::string* bottleneck) {
+  const int r = s.radius;
+  const double clk = d.clock_ghz * 1e9;
+  const int warps = p.threads / 32;
+  // Shared-memory wavefronts of one warp-wide access (128 B per cycle per SM).
+  const double wave = std::max(1.0, 32.0 * s.scalar_bytes / 128.0);
+  const double row_rounds = static_cast<double>(ceil_div(p.tile_y, warps)) * warps * ceil_div(p.tile_x, 32);
+  // Accesses per cell update: every offset from shared memory, one store.
+  const double smem_level = row_rounds * (s.points + 1) * wave;
+  const double fp_per_sm_cycle = d.fp64_gflops > 0 ? (s.scalar_bytes == 8 ? d.fp64_gflops : d.fp32_gflops) /
+                                                         (d.sm_count * d.clock_ghz)
+                                                   : 128;
+  const double fp_level = static_cast<double>(p.tile_x) * p.tile_y * s.flops / fp_per_sm_cycle;
+  // Per plane step: the level-0 plane (tile + halo) lands in shared memory,
+  // halo strips of the depth-1 intermediate levels are read back from L2.
+  const double px = p.tile_x + 2.0 * r, py = p.tile_y + 2.0 * r;
+  const double ring = px * py - static_cast<double>(p.tile_x) * p.tile_y;
+  const double load_cycles = (px * py / 32.0) * wave + (depth - 1) * (2 * ring / 32.0) * wave * 2;
+  const double smem_t = (depth * (smem_level + kLevelOverheadCycles) + load_cycles) / clk / kEfficiency;
+  const double fp_t = (depth * fp_level) / clk / kEfficiency;
+  // Device memory per plane step: every block's tile + halo of the input, the output plane.
+  const double dram_bytes = (static_cast<double>(p.blocks()) * px * py + static_cast<double>(p.nx) * p.ny) *
+                            s.scalar_bytes;
+  const double dram_t = dram_bytes / (d.dram_bandwidth_gbs * 1e9);
+  const double sync_t = sync_us(d, p.sync) * 1e-6;
+  const double work_t = std::max({smem_t, fp_t, dram_t});
+  if (bottleneck) {
+    if (sync_t > work_t) *bottleneck = "synchronisation";
+    else if (work_t == dram_t) *bottleneck = "device memory";
+    else if (work_t == fp_t) *bottleneck = "fp";
+    else *bottleneck = "shared memory";
+  }
+  const double steps_per_launch = static_cast<double>(p.nz) + depth * (r + 1.0);
+  return steps_per_launch * (work_t + sync_t) + kLaunchOverheadUs * 1e-6;
+}
+
+Plan3D choose_plan_3d(const DeviceModel& d, const StencilModel& s, long nz, long ny, long nx, int steps,
+                      const TuningKnobs& knobs, SyncKind sync) {
+  Plan3D best;
+  best.nx = nx;
+  best.ny = ny;
+  best.nz = nz;
+  best.sync = sync;
+  const int r = s.radius;
+  if (nx < 2L * r + 1 || ny < 2L * r + 1 || nz < 2L * r + 1 || d.sm_count <= 0) return best;
+  const double interior = static_cast<double>(nx - 2 * r) * (ny - 2 * r) * (nz - 2 * r);
+  const int T = std::max(steps, 1);
+  double best_time = -1;
+
+  // Candidate decompositions: grid_x * grid_y <= SMs; tiles at least r wide
+  // (halos then come from the 8 neighbours only).
+  const long gx_max = std::min<long>(d.sm_count, nx / r);
+  for (long gx = 1; gx <= gx_max; ++gx) {
+    const long gy_max = std::min<long>(d.sm_count / gx, ny / r);
+    for (long gy = 1; gy <= gy_max; ++gy) {
+      Plan3D p = best;
+      p.grid_x = static_cast<int>(gx);
+      p.grid_y = static_cast<int>(gy);
+      p.tile_x = static_cast<int>(ceil_div(nx, gx));
+      p.tile_y = static_cast<int>(ceil_div(ny, gy));
+      if (knobs.tile_width > 0 && p.tile_x != std::min<long>(knobs.tile_width, nx)) {
+        // honour the knob: the decomposition whose largest tile is the knob's width
+        if (ceil_div(nx, gx) != ceil_div(nx, ceil_div(nx, std::min<long>(knobs.tile_width, nx)))) continue;
+      }
+      if (knobs.tile_height > 0) {
+        if (ceil_div(ny, gy) != ceil_div(ny, ceil_div(ny, std::min<long>(knobs.tile_height, ny)))) continue;
+      }
+      p.threads = knobs.threads > 0 ? std::min(512, std::max(32, knobs.threads / 32 * 32))
+                                    : choose_threads(p.tile_x, p.tile_y);
+      const int dmax = max_depth_for(d, s, p.tile_x, p.tile_y);
+      if (dmax < 1) continue;
+      int dlo = 1, dhi = std::min(dmax, T);
+      if (knobs.temporal_depth > 0) {
+        if (knobs.temporal_depth > dmax) continue;
+        dlo = dhi = std::min(knobs.temporal_depth, T);
+      }
+      for (int t = dlo; t <= dhi; ++t) {
+        const int full = T / t, rem = T % t;
+        double time = full * predict_launch_seconds_3d(d, s, p, t);
+        if (rem > 0) time += predict_launch_seconds_3d(d, s, p, rem);
+        if (best_time < 0 || time < best_time * (1 - 1e-9)) {
+          best_time = time;
+          best = p;
+          best.valid = true;
+          best.depth = t;
+          best.launches = full + (rem > 0 ? 1 : 0);
+          best.smem_bytes = smem_bytes_3d(t, r, p.tile_x, p.tile_y, s.scalar_bytes);
+          best.predicted_gcells_per_s = interior * T / time * 1e-9;
+          best.us_per_plane_step =
+              (predict_launch_seconds_3d(d, s, best, t, &best.bottleneck) - kLaunchOverheadUs * 1e-6) /
+              (static_cast<double>(nz) + t * (r + 1.0)) * 1e6;
+        }
+      }
+    }
+  }
+  return best;
+}
+
+std::string Plan3D::describe() const {
+  if (!valid) return "ebisu-3d: no device tiling fits this problem";
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "ebisu-3d device tiling: depth %d, %d launch(es), SM tile %dx%d (x*y), device tile %ldx%ld "
+                "streamed over z=%ld, grid %dx%d=%d blocks x %d threads, smem %ld B, sync %s, "
+                "%.2f us/plane-step, predicted %.1f GCells/s, bottleneck %s",
+                depth, launches, tile_x, tile_y, nx, ny, nz, grid_x, grid_y, blocks(), threads, smem_bytes,
+                to_string(sync), us_per_plane_step, predicted_gcells_per_s, bottleneck.c_str());
+  return buf;
+}
+
+}  // namespace Impl
+}  // namespace EbisuKokkos

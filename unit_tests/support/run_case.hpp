@@ -1,0 +1,115 @@
+#ifndef EBISU_KOKKOS_TEST_RUN_CASE_HPP
+#define EBISU_KOKKOS_TEST_RUN_CASE_HPP
+
+// Runs one stencil through parallel_stencil for a list of domain sizes and
+// step counts, on every backend the execution space offers, in double and
+// float and both layouts, and compares each result with the host reference.
+
+#include "view_io.hpp"
+
+#include <ebisu_kokkos/ebisu_kokkos.hpp>
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <vector>
+
+namespace ebisu_test {
+
+struct Case {
+  Extents n;
+  int steps;
+};
+
+inline std::string describe(const Case& c, int rank) {
+  std::ostringstream s;
+  s << "extents (" << c.n[0];
+  if (rank >= 2) s << ", " << c.n[1];
+  if (rank >= 3) s << ", " << c.n[2];
+  s << "), steps " << c.steps;
+  return s.str();
+}
+
+// Tiny domains, odd sizes, domains smaller than any tile, domains wider than
+// one 256-wide tile, and step counts that are not multiples of any blocking depth.
+inline std::vector<Case> standard_cases(int rank, int radius) {
+  const int m = 2 * radius + 1;  // the smallest legal extent
+  if (rank == 1) return {{{m, 1, 1}, 0}, {{m, 1, 1}, 7}, {{17, 1, 1}, 1}, {{17, 1, 1}, 64}, {{1000, 1, 1}, 13}};
+  if (rank == 2)
+    return {{{m, m, 1}, 0},      {{m, m, 1}, 1},       {{m, m + 1, 1}, 7},   {{6, 7, 1}, 64},
+            {{17, 23, 1}, 7},    {{40, 7, 1}, 13},     {{7, 300, 1}, 13},    {{300, 7, 1}, 13},
+            {{129, 257, 1}, 1},  {{129, 257, 1}, 13},  {{33, 520, 1}, 29}};
+  return {{{m, m, m}, 0},      {{m, m, m}, 1},        {{m, m, m + 1}, 7},  {{11, 13, 9}, 64},
+          {{7, 9, 40}, 13},    {{33, 17, 31}, 7},     {{20, 30, 70}, 13}};
+}
+
+template <class Space>
+std::vector<EbisuKokkos::Backend> backends_to_test(bool ebisu_available) {
+  std::vector<EbisuKokkos::Backend> b{EbisuKokkos::Backend::automatic, EbisuKokkos::Backend::generic};
+  if (ebisu_available) b.push_back(EbisuKokkos::Backend::ebisu);
+  return b;
+}
+
+// One precision and layout, every case and backend.
+template <class Space, class Scalar, class Layout, class Stencil>
+void run_cases(const std::string& name, const Stencil& stencil, const std::vector<Case>& cases,
+               const std::vector<Field>& inits, const std::vector<Field>& refs, int depth_knob = 0) {
+  constexpr int rank = Stencil::rank;
+  using V = TestView<Scalar, rank, Layout, Space>;
+  constexpr bool ebisu = EbisuKokkos::ebisu_available<Space, Stencil, V>;
+  for (auto backend : backends_to_test<Space>(ebisu)) {
+    for (size_t i = 0; i < cases.size(); ++i) {
+      SCOPED_TRACE(name + ", " + describe(cases[i], rank) + ", backend " + EbisuKokkos::to_string(backend) + ", " +
+                   (std::is_same_v<Scalar, float> ? "float" : "double") + ", " +
+                   (std::is_same_v<Layout, Kokkos::LayoutLeft> ? "LayoutLeft" : "LayoutRight") +
+                   ", depth knob " + std::to_string(depth_knob));
+      V u = make_view<V>("u", cases[i].n);
+      V s = make_view<V>("scratch", cases[i].n);
+      upload(u, inits[i]);
+      poison(s);
+      EbisuKokkos::StencilPolicy<Space> policy(Space(), cases[i].steps);
+      policy.set_backend(backend).set_temporal_depth(depth_knob);
+      const auto report = EbisuKokkos::parallel_stencil(name, policy, stencil, u, s);
+      Kokkos::fence();
+      const Field got = download(u);
+      if (cases[i].steps == 0) {
+        // The inputs are exactly representable in float, so T = 0 must return them bit for bit.
+        EXPECT_EQ(relative_error(got, inits[i]), 0.0);
+      } else {
+        EXPECT_LE(relative_error(got, refs[i]), tolerance<Scalar>());
+      }
+      if (backend == EbisuKokkos::Backend::generic) EXPECT_EQ(report.backend, EbisuKokkos::Backend::generic);
+      if (backend != EbisuKokkos::Backend::generic && ebisu) EXPECT_EQ(report.backend, EbisuKokkos::Backend::ebisu);
+      if (!ebisu) EXPECT_EQ(report.backend, EbisuKokkos::Backend::generic);
+    }
+  }
+}
+
+// The reference for every case once, then all precisions, layouts and backends.
+// Functors written for one scalar type pass WithFloat = false.
+template <class Space, bool WithFloat = true, class Stencil>
+void check_stencil(const std::string& name, const Stencil& stencil, const Update& update,
+                   const std::vector<Case>& cases, int depth_knob = 0) {
+  std::vector<Field> inits, refs;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    inits.push_back(random_field(cases[i].n, 1234u + static_cast<unsigned>(i)));
+    refs.push_back(reference_run(inits.back(), Stencil::rank, Stencil::radius, update, cases[i].steps));
+  }
+  run_cases<Space, double, Kokkos::LayoutRight>(name, stencil, cases, inits, refs, depth_knob);
+  run_cases<Space, double, Kokkos::LayoutLeft>(name, stencil, cases, inits, refs, depth_knob);
+  if constexpr (WithFloat) {
+    run_cases<Space, float, Kokkos::LayoutRight>(name, stencil, cases, inits, refs, depth_knob);
+    run_cases<Space, float, Kokkos::LayoutLeft>(name, stencil, cases, inits, refs, depth_knob);
+  }
+}
+
+template <class Stencil>
+Update update_of(const std::string& preset_name, const Stencil& stencil) {
+  const auto offsets = preset_offsets(preset_name);
+  std::vector<long double> coefficients;
+  for (int k = 0; k < Stencil::num_points; ++k) coefficients.push_back(stencil.coefficient(k));
+  return linear_update(offsets, coefficients);
+}
+
+}  // namespace ebisu_test
+
+#endif

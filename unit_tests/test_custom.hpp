@@ -1,0 +1,136 @@
+// User-defined stencils: run-time coefficients, custom shapes, functors
+// (non-linear, radius 2, 3-D), and the tuning knobs.
+#include "support/run_case.hpp"
+
+#include <algorithm>
+
+namespace ebisu_test {
+
+// An asymmetric shape: a wrong axis or sign in the library changes the answer.
+struct KnightShape {
+  static constexpr bool contains(int d0, int d1, int) {
+    return (d0 == 0 && d1 == 0) || (d0 == -2 && d1 == 1) || (d0 == 1 && d1 == 2) || (d0 == 2 && d1 == -1);
+  }
+};
+
+inline std::vector<long double> random_coefficients(int n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> dist(0.05, 1.0);
+  std::vector<long double> c(n);
+  long double sum = 0;
+  for (auto& x : c) sum += (x = dist(gen));
+  for (auto& x : c) x /= sum;
+  return c;
+}
+
+template <class Stencil>
+Stencil stencil_with(const std::vector<long double>& c) {
+  Kokkos::Array<double, Stencil::num_points> a;
+  for (int k = 0; k < Stencil::num_points; ++k) a[k] = static_cast<double>(c[k]);
+  return Stencil(a);
+}
+
+// Non-linear 2-D update, radius 1 (game-of-life style: products and max).
+template <class Space>
+void run_nonlinear_2d() {
+  const auto stencil = EbisuKokkos::make_stencil<2, 1>(KOKKOS_LAMBDA(const EbisuKokkos::Neighbors<double, 2, 1>& nb) {
+    return 0.4 * nb(0, 0) + 0.3 * nb(-1, 1) * nb(1, 0) + 0.3 * (nb(0, -1) > nb(1, 1) ? nb(0, -1) : nb(1, 1));
+  });
+  const Update update = [](const std::function<long double(int, int, int)>& nb) {
+    return 0.4L * nb(0, 0, 0) + 0.3L * nb(-1, 1, 0) * nb(1, 0, 0) + 0.3L * std::max(nb(0, -1, 0), nb(1, 1, 0));
+  };
+  // The functor is written for double; float Views would need a float functor.
+  check_stencil<Space, false>("nonlinear-2d", stencil, update, standard_cases(2, 1));
+}
+
+template <class Space>
+void run_functor_radius2_2d() {
+  const auto stencil = EbisuKokkos::make_stencil<2, 2>(KOKKOS_LAMBDA(const EbisuKokkos::Neighbors<float, 2, 2>& nb) {
+    return 0.5f * nb(0, 0) + 0.3f * nb(-2, 1) + 0.2f * nb(1, 2);
+  });
+  const Update update = [](const std::function<long double(int, int, int)>& nb) {
+    return 0.5L * nb(0, 0, 0) + 0.3L * nb(-2, 1, 0) + 0.2L * nb(1, 2, 0);
+  };
+  std::vector<Field> inits, refs;
+  const auto cases = standard_cases(2, 2);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    inits.push_back(random_field(cases[i].n, 77u + static_cast<unsigned>(i)));
+    refs.push_back(reference_run(inits.back(), 2, 2, update, cases[i].steps));
+  }
+  run_cases<Space, float, Kokkos::LayoutRight>("functor-r2-2d", stencil, cases, inits, refs);
+  run_cases<Space, float, Kokkos::LayoutLeft>("functor-r2-2d", stencil, cases, inits, refs);
+}
+
+template <class Space>
+void run_nonlinear_3d() {
+  const auto stencil = EbisuKokkos::make_stencil<3, 1>(KOKKOS_LAMBDA(const EbisuKokkos::Neighbors<double, 3, 1>& nb) {
+    const double m = nb(-1, 0, 1) < nb(1, -1, 0) ? nb(-1, 0, 1) : nb(1, -1, 0);
+    return 0.35 * nb(0, 0, 0) + 0.25 * m + 0.2 * nb(0, 1, -1) * nb(1, 1, 1) + 0.2 * nb(0, 0, 1);
+  });
+  const Update update = [](const std::function<long double(int, int, int)>& nb) {
+    return 0.35L * nb(0, 0, 0) + 0.25L * std::min(nb(-1, 0, 1), nb(1, -1, 0)) + 0.2L * nb(0, 1, -1) * nb(1, 1, 1) +
+           0.2L * nb(0, 0, 1);
+  };
+  check_stencil<Space, false>("nonlinear-3d", stencil, update, standard_cases(3, 1));
+}
+
+template <class Space>
+void run_functor_1d() {
+  const auto stencil = EbisuKokkos::make_stencil<1, 2>(KOKKOS_LAMBDA(const EbisuKokkos::Neighbors<double, 1, 2>& nb) {
+    return 0.6 * nb(0) + 0.4 * nb(-2) * nb(1);
+  });
+  const Update update = [](const std::function<long double(int, int, int)>& nb) {
+    return 0.6L * nb(0, 0, 0) + 0.4L * nb(-2, 0, 0) * nb(1, 0, 0);
+  };
+  check_stencil<Space, false>("functor-1d", stencil, update, standard_cases(1, 2));
+}
+
+}  // namespace ebisu_test
+
+TEST(TEST_CATEGORY, custom_coefficients_star_radius2_2d) {
+  using S = EbisuKokkos::LinearStencil<2, 2, EbisuKokkos::StarShape>;
+  const auto c = ebisu_test::random_coefficients(S::num_points, 5);
+  const auto stencil = ebisu_test::stencil_with<S>(c);
+  ebisu_test::check_stencil<TEST_EXECSPACE>("star-r2-random", stencil,
+                                            ebisu_test::linear_update(ebisu_test::preset_offsets("j2d9pt"), c),
+                                            ebisu_test::standard_cases(2, 2));
+}
+
+TEST(TEST_CATEGORY, custom_coefficients_box_3d) {
+  using S = EbisuKokkos::LinearStencil<3, 1, EbisuKokkos::BoxShape>;
+  const auto c = ebisu_test::random_coefficients(S::num_points, 6);
+  ebisu_test::check_stencil<TEST_EXECSPACE>("box-3d-random", ebisu_test::stencil_with<S>(c),
+                                            ebisu_test::linear_update(ebisu_test::box_offsets(3, 1), c),
+                                            ebisu_test::standard_cases(3, 1));
+}
+
+TEST(TEST_CATEGORY, custom_shape_asymmetric_2d) {
+  using S = EbisuKokkos::LinearStencil<2, 2, ebisu_test::KnightShape>;
+  static_assert(S::num_points == 4);
+  // Lexicographic order: (-2, 1), (0, 0), (1, 2), (2, -1).
+  const std::vector<ebisu_test::Offset> offsets{{-2, 1, 0}, {0, 0, 0}, {1, 2, 0}, {2, -1, 0}};
+  const std::vector<long double> c{0.1L, 0.45L, 0.2L, 0.25L};
+  ebisu_test::check_stencil<TEST_EXECSPACE>("knight", ebisu_test::stencil_with<S>(c),
+                                            ebisu_test::linear_update(offsets, c), ebisu_test::standard_cases(2, 2));
+}
+
+TEST(TEST_CATEGORY, functor_nonlinear_2d) { ebisu_test::run_nonlinear_2d<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, functor_radius2_float_2d) { ebisu_test::run_functor_radius2_2d<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, functor_nonlinear_3d) { ebisu_test::run_nonlinear_3d<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, functor_1d) { ebisu_test::run_functor_1d<TEST_EXECSPACE>(); }
+
+// Temporal-depth knobs that do not divide T: the remainder launch must be right.
+TEST(TEST_CATEGORY, depth_knobs_do_not_change_results) {
+  const auto stencil = EbisuKokkos::presets::j2d9pt();
+  const std::vector<ebisu_test::Case> cases{{{37, 300, 1}, 13}, {{9, 9, 1}, 5}, {{300, 41, 1}, 29}};
+  for (int depth : {1, 3, 4, 7, 12}) {
+    ebisu_test::check_stencil<TEST_EXECSPACE, false>("j2d9pt", stencil, ebisu_test::update_of("j2d9pt", stencil),
+                                                     cases, depth);
+  }
+  const auto stencil3 = EbisuKokkos::presets::j3d7pt();
+  const std::vector<ebisu_test::Case> cases3{{{40, 20, 35}, 11}};
+  for (int depth : {1, 2, 4, 8}) {
+    ebisu_test::check_stencil<TEST_EXECSPACE, false>("j3d7pt", stencil3, ebisu_test::update_of("j3d7pt", stencil3),
+                                                     cases3, depth);
+  }
+}
