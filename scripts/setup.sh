@@ -98,6 +98,7 @@ patch_script=$repo_dir/scripts/patch_kokkos.sh
 patch_hash=$(sha256sum "$patch_script" | cut -c1-12)
 key=kokkos-$kokkos_version-$variant
 [ "$variant" = cuda ] && key=$key-$arch
+[ "$with_kernels" = 1 ] && key=$key-kk
 key=$key-$patch_hash
 kokkos_src=$deps_dir/src/$key
 kokkos_prefix=$deps_dir/install/$key

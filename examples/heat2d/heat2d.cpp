@@ -25,7 +25,7 @@ namespace {
 
 struct Options {
   int size = 9600;
-  int steps = 2000;
+  int steps = 20000;
   int reports = 10;
   std::string output = "heat2d.png";
   EbisuKokkos::Backend backend = EbisuKokkos::Backend::automatic;

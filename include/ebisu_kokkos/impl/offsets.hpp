@@ -15,7 +15,7 @@
 namespace EbisuKokkos {
 namespace Impl {
 
-constexpr int int_pow(int base, int exp) { return exp <= 0 ? 1 : base * int_pow(base, exp - 1); }
+KOKKOS_INLINE_FUNCTION constexpr int int_pow(int base, int exp) { return exp <= 0 ? 1 : base * int_pow(base, exp - 1); }
 
 template <int Rank, int Radius>
 struct Box {
@@ -25,10 +25,10 @@ struct Box {
   static constexpr int size = int_pow(width, Rank);
 
   // Offset along View index `axis` of box point `b`.
-  static constexpr int offset(int b, int axis) {
+  KOKKOS_INLINE_FUNCTION static constexpr int offset(int b, int axis) {
     return axis < Rank ? (b / int_pow(width, Rank - 1 - axis)) % width - Radius : 0;
   }
-  static constexpr int index(int d0, int d1, int d2) {
+  KOKKOS_INLINE_FUNCTION static constexpr int index(int d0, int d1, int d2) {
     return Rank == 1   ? d0 + Radius
            : Rank == 2 ? (d0 + Radius) * width + (d1 + Radius)
                        : ((d0 + Radius) * width + (d1 + Radius)) * width + (d2 + Radius);
