@@ -48,6 +48,8 @@ KernelLimits2D default_kernel_limits_2d(const StencilModel& s) {
   k.max_depth = s.radius == 1 ? 10 : 6;
   k.regs_per_thread = 0;
   k.queue_slots = 0;
+  k.depth_mask = s.radius == 1 ? ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 8) | (1u << 10))
+                               : ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 6));
   return k;
 }
 
@@ -65,7 +67,9 @@ Plan2D evaluate_plan_2d(const DeviceModel& dev, const StencilModel& s, long ns, 
   p.strip_width = static_cast<int>(ceil_div(nf, strips));
   p.queue_slots = queue_slots(s, lim);
   const int padm = (R + cx - 1) / cx;
-  p.smem_bytes = static_cast<long>(t) * p.queue_slots * cx * (threads + 2 * padm) * s.scalar_bytes;
+  p.smem_bytes = (static_cast<long>(t) * p.queue_slots * cx * (threads + 2 * padm) +
+                  static_cast<long>(lim.prefetch_rows + 1) * cx * threads) *
+                 s.scalar_bytes;
   p.smem_accesses_per_cell = smem_accesses(s, cx);
   const long w_out = static_cast<long>(p.tile_width) - 2L * t * R;
   if (w_out < p.strip_width || p.smem_bytes > dev.smem_per_block_bytes || threads > lim.max_threads || t < 1) {
@@ -123,16 +127,29 @@ Plan2D choose_plan_2d(const DeviceModel& dev, const StencilModel& s, long ns, lo
   const int cx = lim.cols_per_thread;
   int t_lo = 1, t_hi = std::max(1, std::min(lim.max_depth, steps));
   if (knobs.temporal_depth > 0) t_lo = t_hi = std::max(1, std::min({knobs.temporal_depth, lim.max_depth, std::max(1, steps)}));
+  // Only compiled depths: the largest allowed one not above t_hi when forced.
+  auto allowed = [&](int t) { return t < 32 && ((lim.depth_mask >> t) & 1u) != 0; };
+  if (t_lo == t_hi) {
+    while (t_lo > 1 && !allowed(t_lo)) --t_lo;
+    t_hi = t_lo;
+  }
   int th_lo = 32, th_hi = lim.max_threads;
   if (knobs.threads > 0) {
     th_lo = th_hi = std::min(lim.max_threads, round_up(knobs.threads, 32));
   } else if (knobs.tile_width > 0) {
     th_lo = th_hi = std::min(lim.max_threads, round_up(static_cast<int>(ceil_div(knobs.tile_width, cx)), 32));
   }
+  // Blocks of a whole number of 4-warp groups: a block's warps then spread
+  // evenly over the SM's four schedulers, and the per-row barrier is not held
+  // up by one overloaded scheduler (measured on an H200: 160- and 192-thread
+  // blocks ran 20-35% slower than 128- and 256-thread ones at the same depth).
+  const int th_step = knobs.threads > 0 || knobs.tile_width > 0 || th_hi < 128 ? 32 : 128;
+  if (th_step == 128) th_lo = 128;
   Plan2D best;
   bool have = false;
   for (int t = t_lo; t <= t_hi; ++t) {
-    for (int th = th_lo; th <= th_hi; th += 32) {
+    if (t > 1 && !allowed(t)) continue;
+    for (int th = th_lo; th <= th_hi; th += th_step) {
       const long w_out = static_cast<long>(th) * cx - 2L * t * R;
       if (w_out < 1) continue;
       const long strips = ceil_div(nf, w_out);

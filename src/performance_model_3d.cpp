@@ -9,14 +9,27 @@ namespace Impl {
 
 namespace {
 
-// Fraction of the shared-memory / FP roofline one block reaches inside a level
-// (address arithmetic, barriers between levels, tails). Calibrated on an H200
-// (see docs/perf-notes-3d.md).
+// Fraction of the shared-memory / FP roofline one block reaches inside a level.
 constexpr double kEfficiency = 0.70;
-// Fixed cycles per level: the __syncthreads between levels and the pipeline drain.
-constexpr double kLevelOverheadCycles = 150;
+// Fixed cycles per level: the __syncthreads between levels.
+constexpr double kLevelOverheadCycles = 60;
+// Issue/latency bound of the current kernel, fitted to H200 measurements
+// (docs/perf-notes-3d.md): with 9 warps per SM (2.25 per scheduler) the
+// kernel issues an instruction every ~7 cycles per warp (ncu: fixed-latency
+// dependency stalls), so one level-plane costs, per row a warp computes,
+// kRowCycles + kPointCycles * points, plus kLevelPlaneCycles (slot
+// arithmetic, loop control). Fit: j3d7pt 2970 and j3d27pt 4220 cycles per
+// level-plane at 3 rows per warp.
+constexpr double kRowCycles = 700;
+constexpr double kPointCycles = 20.8;
+constexpr double kLevelPlaneCycles = 430;
+constexpr double kMeasuredWarps = 9;
 // Kernel launch overhead (cooperative launch, flag reset).
 constexpr double kLaunchOverheadUs = 6.0;
+// Per step, after the synchronisation: the L2 round trip of the halo strips.
+constexpr double kHaloLatencyUs = 0.6;
+// Largest plane group (planes per level between two synchronisations).
+constexpr int kMaxPlanes = 4;
 
 long ceil_div(long a, long b) { return (a + b - 1) / b; }
 
@@ -32,7 +45,7 @@ double sync_us(const DeviceModel& d, SyncKind s) {
 int choose_threads(int tile_x, int tile_y) {
   int best = 256;
   long best_slots = -1, best_rounds = 0;
-  for (int t = 256; t <= 512; t += 32) {
+  for (int t = 256; t <= 320; t += 32) {  // the measured range
     const int warps = t / 32;
     const long rounds = ceil_div(tile_y, warps) * ceil_div(tile_x, 32);
     const long slots = rounds * warps;
@@ -45,16 +58,16 @@ int choose_threads(int tile_x, int tile_y) {
   return best;
 }
 
-int max_depth_for(const DeviceModel& d, const StencilModel& s, int tile_x, int tile_y) {
-  const long one = smem_bytes_3d(1, s.radius, tile_x, tile_y, s.scalar_bytes);
+int max_depth_for(const DeviceModel& d, const StencilModel& s, int tile_x, int tile_y, int planes) {
+  const long one = smem_bytes_3d(1, s.radius, tile_x, tile_y, s.scalar_bytes, planes);
   const long avail = d.smem_per_block_bytes - 1024;  // static/reserved shared memory
   return one > 0 ? static_cast<int>(avail / one) : 0;
 }
 
 }  // namespace
 
-long smem_bytes_3d(int depth, int radius, int tile_x, int tile_y, int scalar_bytes) {
-  return static_cast<long>(depth) * (2 * radius + 1) * (tile_x + 2L * radius) * (tile_y + 2L * radius) * scalar_bytes;
+long smem_bytes_3d(int depth, int radius, int tile_x, int tile_y, int scalar_bytes, int planes) {
+  return static_cast<long>(depth) * (planes + 2 * radius) * (tile_x + 2L * radius) * (tile_y + 2L * radius) * scalar_bytes;
 }
 
 double predict_launch_seconds_3d(const DeviceModel& d, const StencilModel& s, const Plan3D& p, int depth,
@@ -75,27 +88,34 @@ double predict_launch_seconds_3d(const DeviceModel& d, const StencilModel& s, co
   // halo strips of the depth-1 intermediate levels are read back from L2.
   const double px = p.tile_x + 2.0 * r, py = p.tile_y + 2.0 * r;
   const double ring = px * py - static_cast<double>(p.tile_x) * p.tile_y;
-  const double load_cycles = (px * py / 32.0) * wave + (depth - 1) * (2 * ring / 32.0) * wave * 2;
-  const double smem_t = (depth * (smem_level + kLevelOverheadCycles) + load_cycles) / clk / kEfficiency;
-  const double fp_t = (depth * fp_level) / clk / kEfficiency;
+  const int P = p.planes;
+  const double load_cycles = P * ((px * py / 32.0) * wave + (depth - 1) * (2 * ring / 32.0) * wave * 2);
+  // Rows (32-lane warp tasks) of the tile, normalised to the measured 9 warps
+  // per SM: more warps are not assumed to help (not measured).
+  const double rows = static_cast<double>(p.tile_y) * ceil_div(p.tile_x, 32);
+  const double issue_level = rows / kMeasuredWarps * (kRowCycles + kPointCycles * s.points) + kLevelPlaneCycles;
+  const double level_plane = std::max(smem_level / kEfficiency, issue_level);
+  const double smem_t = (depth * (P * level_plane + kLevelOverheadCycles) + load_cycles / kEfficiency) / clk;
+  const double fp_t = (depth * P * fp_level) / clk / kEfficiency;
   // Device memory per plane step: every block's tile + halo of the input, the output plane.
-  const double dram_bytes = (static_cast<double>(p.blocks()) * px * py + static_cast<double>(p.nx) * p.ny) *
+  const double dram_bytes = P * (static_cast<double>(p.blocks()) * px * py + static_cast<double>(p.nx) * p.ny) *
                             s.scalar_bytes;
   const double dram_t = dram_bytes / (d.dram_bandwidth_gbs * 1e9);
-  const double sync_t = sync_us(d, p.sync) * 1e-6;
+  const double sync_t = (sync_us(d, p.sync) + (depth > 1 ? kHaloLatencyUs : 0)) * 1e-6;
   const double work_t = std::max({smem_t, fp_t, dram_t});
   if (bottleneck) {
     if (sync_t > work_t) *bottleneck = "synchronisation";
+    else if (work_t == smem_t && issue_level > smem_level / kEfficiency) *bottleneck = "instruction issue/latency";
     else if (work_t == dram_t) *bottleneck = "device memory";
     else if (work_t == fp_t) *bottleneck = "fp";
     else *bottleneck = "shared memory";
   }
-  const double steps_per_launch = static_cast<double>(p.nz) + depth * (r + 1.0);
+  const double steps_per_launch = std::ceil((static_cast<double>(p.nz) + depth * (P + r)) / P);
   return steps_per_launch * (work_t + sync_t) + kLaunchOverheadUs * 1e-6;
 }
 
 Plan3D choose_plan_3d(const DeviceModel& d, const StencilModel& s, long nz, long ny, long nx, int steps,
-                      const TuningKnobs& knobs, SyncKind sync) {
+                      const TuningKnobs& knobs, SyncKind sync, int planes) {
   Plan3D best;
   best.nx = nx;
   best.ny = ny;
@@ -118,16 +138,18 @@ Plan3D choose_plan_3d(const DeviceModel& d, const StencilModel& s, long nz, long
       p.grid_y = static_cast<int>(gy);
       p.tile_x = static_cast<int>(ceil_div(nx, gx));
       p.tile_y = static_cast<int>(ceil_div(ny, gy));
-      if (knobs.tile_width > 0 && p.tile_x != std::min<long>(knobs.tile_width, nx)) {
+      if (knobs.tile_width > 0) {
         // honour the knob: the decomposition whose largest tile is the knob's width
-        if (ceil_div(nx, gx) != ceil_div(nx, ceil_div(nx, std::min<long>(knobs.tile_width, nx)))) continue;
+        if (ceil_div(nx, gx) != ceil_div(nx, ceil_div(nx, std::min<long>(std::max(knobs.tile_width, 2 * r), nx)))) continue;
       }
       if (knobs.tile_height > 0) {
-        if (ceil_div(ny, gy) != ceil_div(ny, ceil_div(ny, std::min<long>(knobs.tile_height, ny)))) continue;
+        if (ceil_div(ny, gy) != ceil_div(ny, ceil_div(ny, std::min<long>(std::max(knobs.tile_height, 2 * r), ny)))) continue;
       }
       p.threads = knobs.threads > 0 ? std::min(512, std::max(32, knobs.threads / 32 * 32))
                                     : choose_threads(p.tile_x, p.tile_y);
-      const int dmax = max_depth_for(d, s, p.tile_x, p.tile_y);
+     for (int P = planes > 0 ? planes : 1; P <= (planes > 0 ? planes : kMaxPlanes); ++P) {
+      p.planes = P;
+      const int dmax = max_depth_for(d, s, p.tile_x, p.tile_y, P);
       if (dmax < 1) continue;
       int dlo = 1, dhi = std::min(dmax, T);
       if (knobs.temporal_depth > 0) {
@@ -144,26 +166,35 @@ Plan3D choose_plan_3d(const DeviceModel& d, const StencilModel& s, long nz, long
           best.valid = true;
           best.depth = t;
           best.launches = full + (rem > 0 ? 1 : 0);
-          best.smem_bytes = smem_bytes_3d(t, r, p.tile_x, p.tile_y, s.scalar_bytes);
+          best.smem_bytes = smem_bytes_3d(t, r, p.tile_x, p.tile_y, s.scalar_bytes, P);
           best.predicted_gcells_per_s = interior * T / time * 1e-9;
           best.us_per_plane_step =
               (predict_launch_seconds_3d(d, s, best, t, &best.bottleneck) - kLaunchOverheadUs * 1e-6) /
-              (static_cast<double>(nz) + t * (r + 1.0)) * 1e6;
+              std::ceil((static_cast<double>(nz) + t * (P + r)) / P) * 1e6;
         }
       }
+     }
     }
   }
   return best;
+}
+
+double predict_generic_gcells_3d(const DeviceModel& d, const StencilModel& s) {
+  // One read and one write per cell-step at ~58% of the copy bandwidth for
+  // j3d7pt, and slower as the stencil grows (L1 traffic): exponent fitted to
+  // the five 3-D presets on an H200 (150, 108, 90, 63, 89 GCells/s).
+  const double j3d7pt = 0.58 * d.dram_bandwidth_gbs / (2.0 * s.scalar_bytes);
+  return j3d7pt * std::pow(7.0 / std::max(s.points, 1), 0.65);
 }
 
 std::string Plan3D::describe() const {
   if (!valid) return "ebisu-3d: no device tiling fits this problem";
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "ebisu-3d device tiling: depth %d, %d launch(es), SM tile %dx%d (x*y), device tile %ldx%ld "
+                "ebisu-3d device tiling: depth %d, plane group %d, %d launch(es), SM tile %dx%d (x*y), device tile %ldx%ld "
                 "streamed over z=%ld, grid %dx%d=%d blocks x %d threads, smem %ld B, sync %s, "
-                "%.2f us/plane-step, predicted %.1f GCells/s, bottleneck %s",
-                depth, launches, tile_x, tile_y, nx, ny, nz, grid_x, grid_y, blocks(), threads, smem_bytes,
+                "%.2f us/step, predicted %.1f GCells/s, bottleneck %s",
+                depth, planes, launches, tile_x, tile_y, nx, ny, nz, grid_x, grid_y, blocks(), threads, smem_bytes,
                 to_string(sync), us_per_plane_step, predicted_gcells_per_s, bottleneck.c_str());
   return buf;
 }

@@ -21,10 +21,13 @@ TEST(PerformanceModel3D, PaperSizeUsesEverySmAndFitsSharedMemory) {
   EXPECT_LE(p.blocks(), d.sm_count);
   EXPECT_GE(p.blocks(), d.sm_count * 9 / 10);  // device tile spread over (nearly) all SMs
   EXPECT_LE(p.smem_bytes, d.smem_per_block_bytes);
-  EXPECT_EQ(p.smem_bytes, smem_bytes_3d(p.depth, 1, p.tile_x, p.tile_y, 8));
+  EXPECT_EQ(p.smem_bytes, smem_bytes_3d(p.depth, 1, p.tile_x, p.tile_y, 8, p.planes));
+  EXPECT_GE(p.planes, 1);
   EXPECT_GE(p.tile_x * p.grid_x, 384);
   EXPECT_GE(p.tile_y * p.grid_y, 288);
-  EXPECT_GE(p.depth, 6);  // deep: as deep as shared memory allows
+  EXPECT_GE(p.depth, 2);
+  EXPECT_GT(smem_bytes_3d(p.depth + 1, 1, p.tile_x, p.tile_y, 8, p.planes), d.smem_per_block_bytes - 1024)
+      << "the plan leaves room for another level: not as deep as shared memory allows";
   EXPECT_LE(p.threads, 512);
   EXPECT_GE(p.threads, 256);
   EXPECT_FALSE(p.describe().empty());
@@ -42,18 +45,29 @@ TEST(PerformanceModel3D, RadiusTwoIsShallowerAndDepthNeverExceedsSteps) {
   EXPECT_EQ(p.launches, (1000 + p.depth - 1) / p.depth);
 }
 
-TEST(PerformanceModel3D, PredictionsAreBoundedAndOrdered) {
-  const double bound = 4108.0 / 16;  // per-step device-memory bound, fp64
+TEST(PerformanceModel3D, PredictionsMatchTheMeasuredKernel) {
+  // Calibrated on an H200 (docs/perf-notes-3d.md): j3d7pt 69.5, j3d13pt 57.8,
+  // j3d17pt 59.3, j3d27pt ~52 GCells/s at large T. Keep the model within 25%.
   const Plan3D p7 = paper_plan(presets::j3d7pt(), 1000);
+  const Plan3D p13 = paper_plan(presets::j3d13pt(), 1000);
   const Plan3D p27 = paper_plan(presets::j3d27pt(), 1000);
-  EXPECT_GT(p7.predicted_gcells_per_s, bound * 0.6);  // temporal blocking beats plain Kokkos' ~155
-  EXPECT_LT(p7.predicted_gcells_per_s, bound * 4);    // but no miracle
-  EXPECT_GT(p27.predicted_gcells_per_s, 0);
-  EXPECT_LT(p27.predicted_gcells_per_s, p7.predicted_gcells_per_s);  // more shared-memory traffic per cell
-  // Depth 1 pays a synchronisation per plane for one step: slower than deep blocking.
+  EXPECT_NEAR(p7.predicted_gcells_per_s, 69.5, 69.5 * 0.25);
+  EXPECT_NEAR(p13.predicted_gcells_per_s, 57.8, 57.8 * 0.25);
+  EXPECT_NEAR(p27.predicted_gcells_per_s, 52.0, 52.0 * 0.25);
+  EXPECT_LT(p27.predicted_gcells_per_s, p7.predicted_gcells_per_s);  // more work per cell
+  // Depth 1 pays a synchronisation per plane group for one step: slower.
   TuningKnobs one;
   one.temporal_depth = 1;
   EXPECT_LT(paper_plan(presets::j3d7pt(), 1000, one).predicted_gcells_per_s, p7.predicted_gcells_per_s);
+}
+
+TEST(PerformanceModel3D, AutomaticPrefersGenericWhileTheKernelIsSlower) {
+  const DeviceModel d = reference_h200_model();
+  const StencilModel s7 = stencil_model<decltype(presets::j3d7pt())>(8);
+  const double generic = predict_generic_gcells_3d(d, s7);
+  EXPECT_NEAR(generic, 150, 15);  // measured plain Kokkos j3d7pt on an H200
+  EXPECT_LT(paper_plan(presets::j3d7pt(), 1000).predicted_gcells_per_s, generic);
+  EXPECT_LT(predict_generic_gcells_3d(d, stencil_model<decltype(presets::j3d27pt())>(8)), generic);
 }
 
 TEST(PerformanceModel3D, GridBarrierCostsMoreThanNeighbourFlags) {
@@ -63,9 +77,9 @@ TEST(PerformanceModel3D, GridBarrierCostsMoreThanNeighbourFlags) {
   const Plan3D grid = choose_plan_3d(d, s, 2560, 288, 384, 1000, {}, SyncKind::grid_barrier);
   EXPECT_GT(flags.predicted_gcells_per_s, grid.predicted_gcells_per_s);
   DeviceModel slow = d;
-  slow.grid_sync_us = 20;  // a barrier ten times dearer: the model must notice
+  slow.grid_sync_us = 20;  // a barrier eight times dearer: the model must notice
   EXPECT_LT(choose_plan_3d(slow, s, 2560, 288, 384, 1000, {}, SyncKind::grid_barrier).predicted_gcells_per_s,
-            grid.predicted_gcells_per_s * 0.5);
+            grid.predicted_gcells_per_s * 0.8);
 }
 
 TEST(PerformanceModel3D, KnobsAndTinyDomains) {

@@ -10,6 +10,7 @@
 #include <ebisu_kokkos/ebisu_kokkos.hpp>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <sstream>
 #include <vector>
 
@@ -31,7 +32,7 @@ inline std::string describe(const Case& c, int rank) {
 
 // Tiny domains, odd sizes, domains smaller than any tile, domains wider than
 // one 256-wide tile, and step counts that are not multiples of any blocking depth.
-inline std::vector<Case> standard_cases(int rank, int radius) {
+inline std::vector<Case> all_standard_cases(int rank, int radius) {
   const int m = 2 * radius + 1;  // the smallest legal extent
   if (rank == 1) return {{{m, 1, 1}, 0}, {{m, 1, 1}, 7}, {{17, 1, 1}, 1}, {{17, 1, 1}, 64}, {{1000, 1, 1}, 13}};
   if (rank == 2)
@@ -40,6 +41,16 @@ inline std::vector<Case> standard_cases(int rank, int radius) {
             {{129, 257, 1}, 1},  {{129, 257, 1}, 13},  {{33, 520, 1}, 29}};
   return {{{m, m, m}, 0},      {{m, m, m}, 1},        {{m, m, m + 1}, 7},  {{11, 13, 9}, 64},
           {{7, 9, 40}, 13},    {{33, 17, 31}, 7},     {{20, 30, 70}, 13}};
+}
+
+// EBISU_TEST_QUICK=1 keeps the small ones (for compute-sanitizer runs).
+inline std::vector<Case> standard_cases(int rank, int radius) {
+  auto all = all_standard_cases(rank, radius);
+  if (std::getenv("EBISU_TEST_QUICK") == nullptr) return all;
+  std::vector<Case> quick;
+  for (const auto& c : all)
+    if (static_cast<long>(c.n[0]) * c.n[1] * c.n[2] <= 4096) quick.push_back(c);
+  return quick;
 }
 
 template <class Space>

@@ -32,6 +32,8 @@ struct KernelLimits2D {
   int max_depth = 12;        ///< register windows compiled in (runtime depth <= this)
   int regs_per_thread = 0;   ///< 0: estimated from the stencil
   int queue_slots = 0;       ///< rows per stage queue in shared memory; 0: 2k+2 from the stencil
+  unsigned depth_mask = ~0u; ///< compiled depths (bit d set: depth d available)
+  int prefetch_rows = 3;     ///< input rows in flight (a ring of prefetch_rows + 1 rows in shared memory)
 };
 
 /// The kernel limits the 2-D backend compiles for a stencil (shared with the kernel).

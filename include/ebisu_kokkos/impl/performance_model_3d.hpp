@@ -13,10 +13,13 @@
 // of an intermediate level comes from the neighbouring SM tiles through global
 // memory (L2), the halo of level 0 straight from the input View.
 //
-// The model: time per plane step = max(shared memory/FP time of the slowest
-// SM, device-memory time of the whole device tile) / efficiency + the cost of
-// one synchronisation (grid barrier, or neighbour flags); a launch is
-// nz + depth*(r+1) plane steps plus the launch overhead. Pure C++.
+// The model: time per step (each level advances `planes` planes) = max(shared
+// memory / FP / instruction-issue time of the slowest SM, device-memory time
+// of the whole device tile) + the cost of one synchronisation (grid barrier,
+// or neighbour flags) and the halo round trip; a launch is
+// ceil((nz + depth*(planes+r)) / planes) steps plus the launch overhead. The
+// issue term is fitted to measurements of the current kernel on an H200.
+// Pure C++.
 
 #include <ebisu_kokkos/impl/performance_model.hpp>
 #include <ebisu_kokkos/policy.hpp>
@@ -35,6 +38,7 @@ inline const char* to_string(SyncKind s) {
 struct Plan3D {
   bool valid = false;        ///< false: no tiling fits (use the generic backend)
   int depth = 1;             ///< time steps fused per launch
+  int planes = 1;            ///< planes each level advances per synchronisation (plane group)
   int launches = 0;          ///< launches for `steps` (the last takes the remainder)
   int tile_x = 0, tile_y = 0;  ///< largest SM tile (cells along x, y)
   int grid_x = 0, grid_y = 0;  ///< SM tiles along x, y (grid = grid_x * grid_y blocks)
@@ -50,13 +54,18 @@ struct Plan3D {
   std::string describe() const;
 };
 
-/// Shared memory (bytes) of one block: depth levels x (2r+1) planes x (tile + 2r halo)^2.
-long smem_bytes_3d(int depth, int radius, int tile_x, int tile_y, int scalar_bytes);
+/// Shared memory (bytes) of one block: depth levels x (planes + 2r) queue slots x (tile + 2r halo)^2.
+long smem_bytes_3d(int depth, int radius, int tile_x, int tile_y, int scalar_bytes, int planes = 1);
 
 /// Chooses depth, SM tiles and threads for a (nz, ny, nx) domain (x contiguous,
-/// z streamed) and `steps` time steps. Knobs that are non-zero are honoured.
+/// z streamed) and `steps` time steps. Knobs that are non-zero are honoured;
+/// planes > 0 fixes the plane group.
 Plan3D choose_plan_3d(const DeviceModel& device, const StencilModel& stencil, long nz, long ny, long nx, int steps,
-                      const TuningKnobs& knobs, SyncKind sync = SyncKind::neighbor_flags);
+                      const TuningKnobs& knobs, SyncKind sync = SyncKind::neighbor_flags, int planes = 0);
+
+/// The plain-Kokkos (generic backend) rate the 3-D kernel has to beat, for
+/// Backend::automatic: one dispatch per step, fitted to H200 measurements.
+double predict_generic_gcells_3d(const DeviceModel& device, const StencilModel& stencil);
 
 /// Model time (seconds) of one launch of a plan at depth `depth`.
 double predict_launch_seconds_3d(const DeviceModel& device, const StencilModel& stencil, const Plan3D& plan,

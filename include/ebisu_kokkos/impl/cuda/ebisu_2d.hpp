@@ -29,7 +29,9 @@
 #include <cstdio>
 #include <string>
 #include <type_traits>
+#include <stdexcept>
 #include <utility>
+#include <vector>
 
 namespace EbisuKokkos {
 namespace Impl {
@@ -37,7 +39,28 @@ namespace Cuda {
 namespace ebisu2d {
 
 constexpr int kMaxThreads = 256;
-constexpr int kCols = 2;  // CX: adjacent columns per thread
+constexpr int kCols = 2;          // CX: adjacent columns per thread
+constexpr int kPrefetchRows = 3;  // input rows in flight per thread (asynchronous copies)
+
+// Asynchronous global -> shared copies (cp.async, sm_80+): the input rows are
+// requested kPrefetchRows iterations before they are used, so the DRAM latency
+// (longer than one streamed row of work) stays hidden without holding
+// registers. A copy with valid == false writes zero and reads nothing.
+template <class Scalar>
+__device__ __forceinline__ void async_copy_or_zero(Scalar* smem_dst, const Scalar* global_src, bool valid) {
+  static_assert(sizeof(Scalar) == 4 || sizeof(Scalar) == 8, "cp.async copies 4, 8 or 16 bytes");
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem_dst));
+  const unsigned src_bytes = valid ? static_cast<unsigned>(sizeof(Scalar)) : 0u;
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(dst), "l"(global_src), "n"(sizeof(Scalar)),
+               "r"(src_bytes)
+               : "memory");
+}
+__device__ __forceinline__ void async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int Pending>
+__device__ __forceinline__ void async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+}
+__device__ __forceinline__ void async_wait_all() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
 template <class Stencil>
 struct Traits {
@@ -55,6 +78,10 @@ struct Traits {
     return k;
   }
   static constexpr int max_depth = R == 1 ? 10 : 6;
+  // Depths compiled (bit d = depth d): the stages of one streamed row form a
+  // single basic block only when the depth is a compile-time constant.
+  static constexpr unsigned depth_mask = R == 1 ? ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 8) | (1u << 10))
+                                                : ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 6));
 };
 
 // Reads of one cell update (column J of the thread): own columns from the
@@ -96,11 +123,11 @@ __device__ __forceinline__ void static_for(F&& f) {
 struct Geometry {
   long src_stride, dst_stride;  // slow strides (elements)
   int ns, nf;                   // extents along the slow and the fast axis
-  int depth;                    // time steps of this launch (<= MAXT)
   int strips, strip_w;          // output columns per strip
   long rows_per_block;          // run length in the strip-major row list
 };
 
+// MAXT: the depth (time steps per launch) of this instantiation.
 template <class Eval, class Scalar, int R, int K, int MAXT, int CX, bool SlowIs0>
 __global__ void __launch_bounds__(kMaxThreads, 1)
     ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g) {
@@ -110,12 +137,17 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   extern __shared__ __align__(16) unsigned char ebisu2d_smem_raw[];
   Scalar* smem = reinterpret_cast<Scalar*>(ebisu2d_smem_raw);
 
-  const int t = g.depth;
+  constexpr int t = MAXT;  // the depth of this instantiation
   const int m = threadIdx.x;
   const int nthreads = blockDim.x;
   const int plane = nthreads + 2 * PADM;   // one column plane of one queue row
   const int row_stride = CX * plane;       // one queue row
   const int queue_stride = Q * row_stride; // one stage's queue
+
+  // Input ring after the queues: kPrefetchRows + 1 rows, each thread's own
+  // CX values per row (only the owning thread touches them).
+  constexpr int P = kPrefetchRows;
+  Scalar* ring = smem + t * queue_stride;
 
   // Zero the queues once (pads are never written again).
   for (int i = threadIdx.x; i < t * queue_stride; i += nthreads) smem[i] = Scalar(0);
@@ -156,17 +188,18 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
         for (int d = 0; d < W; ++d) win[s][j][d] = Scalar(0);
 
     const Scalar* src_col = src + gx0;
-    auto load_row = [&](int y, Scalar (&buf)[CX]) {
+    auto ring_at = [&](int slot, int j) { return ring + (slot * CX + j) * nthreads + m; };
+    auto request_row = [&](int y, int slot) {
 #pragma unroll
       for (int j = 0; j < CX; ++j) {
-        buf[j] = (y < y_end && col_in[j]) ? __ldg(src_col + static_cast<long>(y) * g.src_stride + j) : Scalar(0);
+        const bool valid = y < y_end && col_in[j];
+        async_copy_or_zero(ring_at(slot, j), valid ? src_col + static_cast<long>(y) * g.src_stride + j : src, valid);
       }
+      async_commit();
     };
-    Scalar pf[CX];
-    load_row(y_start, pf);
+    for (int p = 0; p < P; ++p) request_row(y_start + p, p);
 
     const int n_iter = seg1 - y_start + t * (R + 1);
-    const int lo_base = y_start == 0 ? 0 : y_start;  // first useful row of stage s: lo_base + s*R (or 0)
 
     for (int it = 0; it < n_iter; ++it) {
       // Queue offsets of rows c-K..c+K of the previous stage: row c+ds was
@@ -176,45 +209,46 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
       for (int d = 0; d <= 2 * K; ++d) slot[d] = ((it + Q - 1 - (2 * K - d)) % Q) * row_stride + PADM + m;
       const int wslot = (it % Q) * row_stride + PADM + m;
 
-      // Stages from the deepest down, so each reads the previous stage's window
-      // before that stage pushes into it.
+      // All stages read first, then all stages write: every value a stage
+      // reads (the previous stage's register window and queue rows written in
+      // earlier iterations) predates this row's updates, so computing every
+      // output before the first shared-memory store leaves the compiler free to
+      // interleave the t independent stages (loads may not move above a store
+      // that could alias them).
+      Scalar out[MAXT][CX];
       static_for<MAXT>([&](auto S_) {
-        constexpr int s = MAXT - decltype(S_)::value;  // MAXT .. 1
-        if (s <= t) {
-          const int c = y_start + it - s * (R + 1);
-          const int lo = y_start == 0 ? 0 : lo_base + s * R;
-          const int hi = seg1 - 1 + (t - s) * R;
-          if (c >= lo && c <= hi) {
-            const Scalar* q = smem + (s - 1) * queue_stride;
-            const bool row_bnd = c < R || c >= g.ns - R;
-            Scalar out[CX];
-            static_for<CX>([&](auto J_) {
-              constexpr int j = decltype(J_)::value;
-              CellAccessor<Scalar, R, K, Q, CX, SlowIs0, j> acc{win[s - 1], q, slot, plane};
-              const Scalar v = eval(acc);
-              out[j] = (row_bnd || col_bnd[j]) ? win[s - 1][j][R] : v;
-            });
-            if (s == t) {
-              if (c >= seg0) {
-                Scalar* d = dst + static_cast<long>(c) * g.dst_stride + gx0;
+        constexpr int s = decltype(S_)::value + 1;  // 1 .. MAXT
+        // Always computed (no branch: all stages of the row interleave);
+        // rows outside a stage's useful range only feed rows never stored.
+        const int c = y_start + it - s * (R + 1);
+        const Scalar* q = smem + (s - 1) * queue_stride;
+        const bool row_bnd = c < R || c >= g.ns - R;
+        static_for<CX>([&](auto J_) {
+          constexpr int j = decltype(J_)::value;
+          CellAccessor<Scalar, R, K, Q, CX, SlowIs0, j> acc{win[s - 1], q, slot, plane};
+          const Scalar v = eval(acc);
+          out[s - 1][j] = (row_bnd || col_bnd[j]) ? win[s - 1][j][R] : v;
+        });
+      });
+      static_for<MAXT - 1>([&](auto S_) {
+        constexpr int s = decltype(S_)::value + 1;  // 1 .. MAXT-1; the deepest is stored to dst
 #pragma unroll
-                for (int j = 0; j < CX; ++j)
-                  if (col_out[j]) d[j] = out[j];
-              }
-            } else if constexpr (s < MAXT) {
+        for (int j = 0; j < CX; ++j) {
 #pragma unroll
-              for (int j = 0; j < CX; ++j) {
-#pragma unroll
-                for (int d = 0; d < W - 1; ++d) win[s][j][d] = win[s][j][d + 1];
-                win[s][j][W - 1] = out[j];
-                smem[s * queue_stride + wslot + j * plane] = win[s][j][R + K];
-              }
-            }
-          }
+          for (int d = 0; d < W - 1; ++d) win[s][j][d] = win[s][j][d + 1];
+          win[s][j][W - 1] = out[s - 1][j];
+          smem[s * queue_stride + wslot + j * plane] = win[s][j][R + K];
         }
       });
+      Scalar (&last)[CX] = out[MAXT - 1];
 
-      // Load stage: push input row y_start+it, store it for stage 1, prefetch the next row.
+      // Load stage: push input row y_start+it (requested P iterations ago),
+      // store it for stage 1, request row y_start+it+P into the ring slot read
+      // in the previous iteration (the barrier since then ends that read).
+      async_wait<P - 1>();
+      Scalar pf[CX];
+#pragma unroll
+      for (int j = 0; j < CX; ++j) pf[j] = *ring_at(it % (P + 1), j);
 #pragma unroll
       for (int j = 0; j < CX; ++j) {
 #pragma unroll
@@ -222,17 +256,25 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
         win[0][j][W - 1] = pf[j];
         smem[wslot + j * plane] = win[0][j][R + K];
       }
-      load_row(y_start + it + 1, pf);
+      request_row(y_start + it + P, (it + P) % (P + 1));
+      const int c_last = y_start + it - t * (R + 1);
+      if (c_last >= seg0) {
+        Scalar* d = dst + static_cast<long>(c_last) * g.dst_stride + gx0;
+#pragma unroll
+        for (int j = 0; j < CX; ++j)
+          if (col_out[j]) d[j] = last[j];
+      }
       __syncthreads();
     }
+    async_wait_all();  // the next piece reuses the ring
   }
 }
 
-template <class Stencil, class Scalar, bool SlowIs0>
+template <class Stencil, class Scalar, bool SlowIs0, int Depth>
 struct Kernel {
   static constexpr int R = Stencil::radius;
   static constexpr int K = Traits<Stencil>::off_column_reach(SlowIs0 ? 0 : 1, SlowIs0 ? 1 : 0);
-  static constexpr int MAXT = Traits<Stencil>::max_depth;
+  static constexpr int MAXT = Depth;
   using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
   static constexpr auto function() { return &ebisu2d_kernel<Eval, Scalar, R, K, MAXT, kCols, SlowIs0>; }
 
@@ -246,6 +288,29 @@ struct Kernel {
   }
 };
 
+// Calls go(kernel) with the instantiation of depth `depth` (one of Traits::depth_mask).
+template <class Stencil, class Scalar, bool SlowIs0, class Go>
+void dispatch_depth(int depth, Go&& go) {
+  constexpr unsigned mask = Traits<Stencil>::depth_mask;
+  bool done = false;
+  auto one = [&](auto D) {
+    constexpr int d = decltype(D)::value;
+    if constexpr (((mask >> d) & 1u) != 0) {
+      if (depth == d) {
+        go(Kernel<Stencil, Scalar, SlowIs0, d>::function());
+        done = true;
+      }
+    }
+  };
+  one(std::integral_constant<int, 1>{});
+  one(std::integral_constant<int, 2>{});
+  one(std::integral_constant<int, 4>{});
+  one(std::integral_constant<int, 6>{});
+  one(std::integral_constant<int, 8>{});
+  one(std::integral_constant<int, 10>{});
+  if (!done) throw std::logic_error("EbisuKokkos: ebisu2d depth " + std::to_string(depth) + " is not compiled");
+}
+
 }  // namespace ebisu2d
 
 template <class Stencil, class ViewType>
@@ -254,7 +319,8 @@ StencilReport run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos:
   using Scalar = typename ViewType::non_const_value_type;
   using Layout = typename ViewType::array_layout;
   constexpr bool slow_is_0 = std::is_same_v<Layout, Kokkos::LayoutRight>;
-  using K = ebisu2d::Kernel<Stencil, Scalar, slow_is_0>;
+  using Tr = ebisu2d::Traits<Stencil>;
+  using K = ebisu2d::Kernel<Stencil, Scalar, slow_is_0, Tr::max_depth>;  // register use of the deepest
   constexpr int R = Stencil::radius;
 
   const Kokkos::Cuda& space = policy.space();
@@ -279,24 +345,29 @@ StencilReport run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos:
   KernelLimits2D lim;
   lim.cols_per_thread = ebisu2d::kCols;
   lim.max_threads = ebisu2d::kMaxThreads;
-  lim.max_depth = K::MAXT;
+  lim.max_depth = Tr::max_depth;
+  lim.depth_mask = Tr::depth_mask;
   lim.regs_per_thread = K::attributes().numRegs;
   lim.queue_slots = 2 * K::K + 2;
+  lim.prefetch_rows = ebisu2d::kPrefetchRows;
   if (K::attributes().maxThreadsPerBlock < lim.max_threads) lim.max_threads = K::attributes().maxThreadsPerBlock / 32 * 32;
 
   const TuningKnobs& knobs = policy.knobs();
   const Plan2D main_plan = choose_plan_2d(dev, sm, ns, nf, steps, knobs, lim);
   const int depth = main_plan.depth;
-  const int full = steps / depth, rem = steps % depth;
-  Plan2D rem_plan;
-  if (rem > 0) {
+  const int full = steps / depth;
+  // The remainder as a few launches of compiled depths (largest first).
+  std::vector<Plan2D> rem_plans;
+  for (int rem = steps % depth; rem > 0;) {
+    int d = rem;
+    while (d > 1 && !((Tr::depth_mask >> d) & 1u)) --d;
     TuningKnobs rk = knobs;
-    rk.temporal_depth = rem;
-    rem_plan = choose_plan_2d(dev, sm, ns, nf, rem, rk, lim);
+    rk.temporal_depth = d;
+    rem_plans.push_back(choose_plan_2d(dev, sm, ns, nf, d, rk, lim));
+    rem -= rem_plans.back().depth;
   }
 
   const auto eval = stencil.template bind<Scalar>();
-  const auto kernel = K::function();
   const cudaStream_t stream = space.cuda_stream();
   Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu2d::" + label);
   const Scalar* src = u.data();
@@ -309,15 +380,17 @@ StencilReport run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos:
     g.dst_stride = dst_stride;
     g.ns = ns;
     g.nf = nf;
-    g.depth = p.depth;
     g.strips = p.strips;
     g.strip_w = p.strip_width;
     g.rows_per_block = p.rows_per_block;
-    EBISU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(p.smem_bytes)),
-                     "ebisu2d_kernel");
-    kernel<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, src, dst, g);
-    EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu2d_kernel");
+    auto go = [&](auto kernel) {
+      EBISU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(p.smem_bytes)),
+                       "ebisu2d_kernel");
+      kernel<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, src, dst, g);
+      EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu2d_kernel");
+    };
+    ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(p.depth, go);
     ++report.launches;
     in_scratch = !in_scratch;
     std::swap(src_stride, dst_stride);
@@ -326,16 +399,17 @@ StencilReport run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos:
     dst = next_dst;
   };
   for (int i = 0; i < full; ++i) launch(main_plan);
-  if (rem > 0) launch(rem_plan);
+  for (const Plan2D& p : rem_plans) launch(p);
   if (in_scratch) Kokkos::deep_copy(space, u, scratch);
   Kokkos::Profiling::popRegion();
 
   const double interior = static_cast<double>(ns - 2 * R) * (nf - 2 * R);
-  const double seconds = full * main_plan.predicted_seconds + (rem > 0 ? rem_plan.predicted_seconds : 0.0);
+  double seconds = full * main_plan.predicted_seconds;
+  for (const Plan2D& p : rem_plans) seconds += p.predicted_seconds;
   report.temporal_depth = depth;
   report.predicted_gcells_per_s = seconds > 0 ? interior * steps / seconds * 1e-9 : 0;
   report.plan = main_plan.describe() + "; " + std::to_string(full) + " launch(es) of depth " + std::to_string(depth);
-  if (rem > 0) report.plan += " + 1 of depth " + std::to_string(rem) + " [" + rem_plan.describe() + "]";
+  for (const Plan2D& p : rem_plans) report.plan += " + 1 of depth " + std::to_string(p.depth) + " [" + p.describe() + "]";
   report.plan += "; regs/thread " + std::to_string(K::attributes().numRegs) + " on " + dev.name;
   if (knobs.print_plan) std::printf("%s: %s\n", label.c_str(), report.plan.c_str());
   return report;

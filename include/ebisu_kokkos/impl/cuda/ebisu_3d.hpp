@@ -30,6 +30,7 @@
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -55,24 +56,29 @@ struct Ebisu3DParams {
   int px;              // shared plane pitch (largest tile_x + 2r)
   int plane;           // shared plane size in elements
   int depth;
+  int planes;          // planes per level per step
   int use_flags;
-  Scalar* xchg;        // [2][depth-1][ny][nx]
+  Scalar* xchg;        // [2][(depth-1)*planes][ny][nx]
   int* flags;          // [gx*gy]
 };
+
+// The dynamic shared memory of the 3-D kernels, declared at namespace scope so
+// that the accessor addresses it directly: the compiler then emits shared-
+// space loads (LDS) instead of generic ones.
+extern __shared__ __align__(16) unsigned char ebisu3d_smem[];
 
 // get<D0, D1, D2>() of a cell held in shared memory; D0..D2 are offsets along
 // View indices 0..2, mapped to (z, y, x) by the layout at compile time.
 template <bool Right, class Scalar, int R>
 struct Smem3DAccessor {
-  const Scalar* planes[2 * R + 1];  // level s-1 planes z-R..z+R
-  int idx;                           // cell index inside a plane
+  int base[2 * R + 1];  // element offsets of level s-1 planes z-R..z+R, plus the cell's index
   int px;
   template <int D0, int D1, int D2>
   __device__ __forceinline__ Scalar get() const {
     constexpr int dz = Right ? D0 : D2;
     constexpr int dy = D1;
     constexpr int dx = Right ? D2 : D0;
-    return planes[dz + R][idx + dy * px + dx];
+    return reinterpret_cast<const Scalar*>(ebisu3d_smem)[base[dz + R] + dy * px + dx];
   }
 };
 
@@ -87,9 +93,8 @@ __device__ __forceinline__ void ebisu_st_release(int* p, int v) {
 
 template <bool Right, class Scalar, int R, class Eval>
 __global__ void __launch_bounds__(512, 1) ebisu3d_kernel(const Eval eval, const Ebisu3DParams<Scalar> p) {
-  extern __shared__ __align__(16) unsigned char ebisu3d_smem[];
   Scalar* const smem = reinterpret_cast<Scalar*>(ebisu3d_smem);
-  constexpr int Q = 2 * R + 1;
+  constexpr int kRows = 4;  // rows (cells) per thread in flight at once
 
   const int tid = threadIdx.x;
   const int lane = tid & 31;
@@ -106,14 +111,18 @@ __global__ void __launch_bounds__(512, 1) ebisu3d_kernel(const Eval eval, const 
   const int px = p.px;
   const int plane = p.plane;
   const int depth = p.depth;
+  const int P = p.planes;             // planes per level per step
+  const int Q = P + 2 * R;            // queue slots per level
+  const int L = P + R;                // lag between levels (planes)
   const long level_stride = static_cast<long>(Q) * plane;
   const long xplane = static_cast<long>(p.nx) * p.ny;
-  const int steps = p.nz + depth * (R + 1);
+  const int nl = (depth - 1) * P;     // exchanged planes per step
+  const int steps = (p.nz + depth * L + P - 1) / P;
   const int ring = hx * hy - tx * ty;
 
   for (int k = 0; k < steps; ++k) {
     if (k > 0) {
-      // Wait until the halo strips of plane step k-1 are visible.
+      // Wait until the neighbours' halo strips of step k-1 are visible.
       if (p.use_flags) {
         if (tid < 9 && tid != 4) {
           const int nbx = bx + tid % 3 - 1, nby = by + tid / 3 - 1;
@@ -127,67 +136,97 @@ __global__ void __launch_bounds__(512, 1) ebisu3d_kernel(const Eval eval, const 
       } else {
         cooperative_groups::this_grid().sync();
       }
-      // Halo strips of levels 1..depth-1 produced at plane step k-1.
-      const Scalar* xin = p.xchg + static_cast<long>((k - 1) & 1) * (depth - 1) * xplane;
-      for (int q = tid; q < (depth - 1) * ring; q += blockDim.x) {
-        const int s = 1 + q / ring;
-        const int z = k - 1 - s * (R + 1);
-        if (z < 0 || z >= p.nz) continue;
-        int e = q % ring, i, j;
-        if (e < 2 * R * hx) {
-          j = e / hx;
-          i = e % hx;
-          if (j >= R) j += ty;  // bottom strip
-        } else {
-          e -= 2 * R * hx;
-          j = R + e / (2 * R);
-          i = e % (2 * R);
-          if (i >= R) i += tx;  // right strip
+      // Halo strips of levels 1..depth-1 produced at step k-1 (L2 -> shared).
+      if (nl > 0) {
+        const Scalar* xin = p.xchg + static_cast<long>((k - 1) & 1) * nl * xplane;
+        for (int e = tid; e < ring; e += blockDim.x) {
+          int i, j, f = e;
+          if (f < 2 * R * hx) {
+            j = f / hx;
+            i = f - j * hx;
+            if (j >= R) j += ty;  // bottom strip
+          } else {
+            f -= 2 * R * hx;
+            j = R + f / (2 * R);
+            i = f - (j - R) * (2 * R);
+            if (i >= R) i += tx;  // right strip
+          }
+          const int gxi = x0 - R + i, gyi = y0 - R + j;
+          if (gxi < 0 || gxi >= p.nx || gyi < 0 || gyi >= p.ny) continue;
+          const long gidx = static_cast<long>(gyi) * p.nx + gxi;
+          const int sidx = j * px + i;
+          for (int q0 = 0; q0 < nl; q0 += 8) {
+            Scalar v[8];
+            int dst_off[8];
+#pragma unroll
+            for (int u = 0; u < 8; ++u) {
+              const int q = q0 + u;
+              dst_off[u] = -1;
+              if (q < nl) {
+                const int s = 1 + q / P, pp = q - (s - 1) * P;
+                const int z = (k - 1) * P - s * L + pp;
+                if (z >= 0 && z < p.nz) {
+                  v[u] = __ldcg(xin + q * xplane + gidx);
+                  dst_off[u] = static_cast<int>(s * level_stride + (z % Q) * plane + sidx);
+                }
+              }
+            }
+#pragma unroll
+            for (int u = 0; u < 8; ++u)
+              if (dst_off[u] >= 0) smem[dst_off[u]] = v[u];
+          }
         }
-        const int gxi = x0 - R + i, gyi = y0 - R + j;
-        if (gxi < 0 || gxi >= p.nx || gyi < 0 || gyi >= p.ny) continue;
-        smem[s * level_stride + (z % Q) * plane + j * px + i] =
-            __ldcg(xin + (s - 1) * xplane + static_cast<long>(gyi) * p.nx + gxi);
       }
     }
     __pipeline_wait_prior(0);
     __syncthreads();
 
-    Scalar* const xout = p.xchg + static_cast<long>(k & 1) * (depth - 1) * xplane;
     // Levels from the deepest down: level s reads the queue of level s-1
-    // before level s-1 overwrites its oldest plane.
+    // before level s-1 overwrites its oldest planes. Only shared-memory
+    // traffic here, plus the output of the deepest level.
     for (int s = depth; s >= 1; --s) {
-      const int z = k - s * (R + 1);
-      if (z >= 0 && z < p.nz) {
-        Smem3DAccessor<Right, Scalar, R> acc;
-        const Scalar* in = smem + (s - 1) * level_stride;
+      for (int pp = 0; pp < P; ++pp) {
+        const int z = k * P - s * L + pp;
+        if (z < 0 || z >= p.nz) continue;  // uniform over the block
+        int in_base[2 * R + 1];
 #pragma unroll
-        for (int d = 0; d < Q; ++d) {
+        for (int d = 0; d < 2 * R + 1; ++d) {
           const int zz = z + d - R;
-          acc.planes[d] = in + ((zz >= 0 && zz < p.nz) ? zz % Q : z % Q) * plane;
+          in_base[d] = static_cast<int>((s - 1) * level_stride) + ((zz >= 0 && zz < p.nz) ? zz % Q : z % Q) * plane;
         }
-        acc.px = px;
         const bool zint = z >= R && z < p.nz - R;
         Scalar* const out = smem + s * level_stride + (z % Q) * plane;
-        for (int j = warp; j < ty; j += nwarps) {
-          const int gyi = y0 + j;
-          const bool yint = zint && gyi >= R && gyi < p.ny - R;
-          for (int i = lane; i < tx; i += 32) {
-            const int gxi = x0 + i;
-            const int sidx = (j + R) * px + (i + R);
-            Scalar v;
-            if (yint && gxi >= R && gxi < p.nx - R) {
-              acc.idx = sidx;
-              v = eval(acc);
-            } else {
-              v = acc.planes[R][sidx];
+        for (int i = lane; i < tx; i += 32) {
+          const int gxi = x0 + i;
+          const bool xint = zint && gxi >= R && gxi < p.nx - R;
+          for (int j0 = warp; j0 < ty; j0 += kRows * nwarps) {
+            Scalar v[kRows];
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+              const int j = j0 + r * nwarps;
+              if (j < ty) {
+                const int gyi = y0 + j;
+                const int sidx = (j + R) * px + (i + R);
+                if (xint && gyi >= R && gyi < p.ny - R) {
+                  Smem3DAccessor<Right, Scalar, R> a;
+#pragma unroll
+                  for (int d = 0; d < 2 * R + 1; ++d) a.base[d] = in_base[d] + sidx;
+                  a.px = px;
+                  v[r] = eval(a);
+                } else {
+                  v[r] = smem[in_base[R] + sidx];
+                }
+              }
             }
-            if (s == depth) {
-              p.dst[z * p.dsz + gyi * p.dsy + gxi * p.dsx] = v;
-            } else {
-              out[sidx] = v;
-              if (i < R || i >= tx - R || j < R || j >= ty - R) {
-                __stcg(xout + (s - 1) * xplane + static_cast<long>(gyi) * p.nx + gxi, v);
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+              const int j = j0 + r * nwarps;
+              if (j < ty) {
+                if (s == depth) {
+                  p.dst[z * p.dsz + (y0 + j) * p.dsy + gxi * p.dsx] = v[r];
+                } else {
+                  out[(j + R) * px + (i + R)] = v[r];
+                }
               }
             }
           }
@@ -196,10 +235,58 @@ __global__ void __launch_bounds__(512, 1) ebisu3d_kernel(const Eval eval, const 
       __syncthreads();
     }
 
-    // Level 0: plane k (tile + halo) into its queue slot (plane k-2r-1 is dead).
-    if (k < p.nz) {
-      Scalar* const l0 = smem + (k % Q) * plane;
-      const Scalar* const g = p.src + k * p.ssz;
+    // Publish the r-wide edge strips of this step's intermediate planes
+    // (levels 1..depth-1) for the neighbouring SM tiles: shared -> L2.
+    if (nl > 0) {
+      Scalar* const xout = p.xchg + static_cast<long>(k & 1) * nl * xplane;
+      const bool thin = tx <= 2 * R || ty <= 2 * R;
+      const int inner = thin ? tx * ty : tx * ty - (tx - 2 * R) * (ty - 2 * R);
+      for (int e = tid; e < inner; e += blockDim.x) {
+        int i, j;
+        if (thin) {
+          j = e / tx;
+          i = e - j * tx;
+        } else if (e < 2 * R * tx) {
+          j = e / tx;
+          i = e - j * tx;
+          if (j >= R) j += ty - 2 * R;  // bottom strip
+        } else {
+          const int f = e - 2 * R * tx;
+          j = R + f / (2 * R);
+          i = f - (j - R) * (2 * R);
+          if (i >= R) i += tx - 2 * R;  // right strip
+        }
+        const long gidx = static_cast<long>(y0 + j) * p.nx + (x0 + i);
+        const int sidx = (j + R) * px + (i + R);
+        for (int q0 = 0; q0 < nl; q0 += 8) {
+          Scalar v[8];
+          bool ok[8];
+#pragma unroll
+          for (int u = 0; u < 8; ++u) {
+            const int q = q0 + u;
+            ok[u] = false;
+            if (q < nl) {
+              const int s = 1 + q / P, pp = q - (s - 1) * P;
+              const int z = k * P - s * L + pp;
+              if (z >= 0 && z < p.nz) {
+                v[u] = smem[s * level_stride + (z % Q) * plane + sidx];
+                ok[u] = true;
+              }
+            }
+          }
+#pragma unroll
+          for (int u = 0; u < 8; ++u)
+            if (ok[u]) __stcg(xout + (q0 + u) * xplane + gidx, v[u]);
+        }
+      }
+    }
+
+    // Level 0: planes kP..kP+P-1 (tile + halo) into their slots (async copy).
+    for (int pp = 0; pp < P; ++pp) {
+      const int z = k * P + pp;
+      if (z >= p.nz) break;
+      Scalar* const l0 = smem + (z % Q) * plane;
+      const Scalar* const g = p.src + z * p.ssz;
       for (int j = warp; j < hy; j += nwarps) {
         const int gyi = y0 - R + j;
         if (gyi < 0 || gyi >= p.ny) continue;
@@ -212,13 +299,13 @@ __global__ void __launch_bounds__(512, 1) ebisu3d_kernel(const Eval eval, const 
     }
     __pipeline_commit();
 
-    // Publish this plane step's halo strips.
+    // Publish this step's halo strips (the grid barrier orders them itself).
     if (p.use_flags) {
-      __threadfence();
       __syncthreads();
-      if (tid == 0) ebisu_st_release(p.flags + b, k + 1);
-    } else {
-      __threadfence();
+      if (tid == 0) {
+        __threadfence();
+        ebisu_st_release(p.flags + b, k + 1);
+      }
     }
   }
   __pipeline_wait_prior(0);
@@ -257,7 +344,9 @@ StencilReport run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos:
   if (const char* e = std::getenv("EBISU_KOKKOS_3D_SYNC")) {
     if (std::strcmp(e, "grid") == 0) sync = SyncKind::grid_barrier;
   }
-  const Plan3D plan = choose_plan_3d(dm, sm, nz, ny, nx, steps, knobs, sync);
+  int planes = 0;  // plane group: the model's, or EBISU_KOKKOS_3D_PLANES (tuning experiments)
+  if (const char* e = std::getenv("EBISU_KOKKOS_3D_PLANES")) planes = std::atoi(e);
+  const Plan3D plan = choose_plan_3d(dm, sm, nz, ny, nx, steps, knobs, sync, planes);
 
   auto fallback = [&](const std::string& why) {
     StencilReport r = run_generic(label, policy, stencil, u, scratch);
@@ -265,6 +354,18 @@ StencilReport run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos:
     return r;
   };
   if (!plan.valid) return fallback("no device tiling fits");
+  // Backend::automatic takes the faster of the two by the model (measured on
+  // an H200, the current 3-D kernel is slower than plain Kokkos: see
+  // docs/perf-notes-3d.md); Backend::ebisu always runs the kernel.
+  if (policy.backend() == Backend::automatic) {
+    const double generic = predict_generic_gcells_3d(dm, sm);
+    if (plan.predicted_gcells_per_s < generic) {
+      char why[160];
+      std::snprintf(why, sizeof why, "automatic: model predicts %.1f GCells/s for ebisu-3d, %.1f for generic",
+                    plan.predicted_gcells_per_s, generic);
+      return fallback(why);
+    }
+  }
 
   auto kernel = &ebisu3d_kernel<right, Scalar, R, decltype(stencil.template bind<Scalar>())>;
   const auto eval = stencil.template bind<Scalar>();
@@ -280,7 +381,7 @@ StencilReport run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos:
   if (per_sm * dm.sm_count < plan.blocks()) return fallback("grid cannot be co-resident");
 
   const int depth = plan.depth;
-  const std::size_t xbytes = static_cast<std::size_t>(2) * (depth > 1 ? depth - 1 : 0) * nx * ny * sizeof(Scalar);
+  const std::size_t xbytes = static_cast<std::size_t>(2) * (depth > 1 ? depth - 1 : 0) * plan.planes * nx * ny * sizeof(Scalar);
   const std::size_t fbytes = static_cast<std::size_t>(plan.blocks()) * sizeof(int);
   cudaStream_t stream = space.cuda_stream();
   char* ws = static_cast<char*>(ebisu3d_workspace(device, stream, xbytes + fbytes + 256));
@@ -290,7 +391,6 @@ StencilReport run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos:
   report.temporal_depth = depth;
   report.predicted_gcells_per_s = plan.predicted_gcells_per_s;
   report.plan = plan.describe();
-  if (knobs.print_plan) std::printf("%s: %s\n", label.c_str(), report.plan.c_str());
 
   const std::string region = "EbisuKokkos::ebisu3d::" + label;
   Kokkos::Profiling::pushRegion(region);
@@ -315,10 +415,11 @@ StencilReport run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos:
     prm.px = plan.tile_x + 2 * R;
     prm.plane = (plan.tile_x + 2 * R) * (plan.tile_y + 2 * R);
     prm.depth = d;
+    prm.planes = plan.planes;
     prm.use_flags = plan.sync == SyncKind::neighbor_flags ? 1 : 0;
     prm.xchg = xchg;
     prm.flags = flags;
-    const std::size_t smem = static_cast<std::size_t>(smem_bytes_3d(d, R, plan.tile_x, plan.tile_y, sizeof(Scalar)));
+    const std::size_t smem = static_cast<std::size_t>(smem_bytes_3d(d, R, plan.tile_x, plan.tile_y, sizeof(Scalar), plan.planes));
     if (prm.use_flags) EBISU_CUDA_CHECK(cudaMemsetAsync(flags, 0, fbytes, stream), kname);
     void* args[] = {const_cast<void*>(static_cast<const void*>(&eval)), static_cast<void*>(&prm)};
     const cudaError_t err = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(plan.blocks()),
