@@ -10,10 +10,15 @@ namespace Impl {
 
 namespace {
 
-// Calibration constants of the 2-D kernel (see docs/perf-notes-2d.md).
-constexpr double kSyncCyclesPerRow = 80.0;   // barrier + exposed latency per streamed row
+// Calibration constants of the 2-D kernel, fitted to H200 measurements of
+// v4 (docs/perf-notes-2d.md): iteration time = ~230 cycles fixed (barrier,
+// queue addressing, row I/O) plus ~1.5 cycles per stencil point per 32 cells
+// per SM, i.e. about a third of the FP64 peak: with 8-12 warps per SM the
+// dependent FMA chains of each cell are latency-, not throughput-bound.
+constexpr double kSyncCyclesPerRow = 230.0;   // fixed cost per streamed row (per block)
 constexpr double kLaunchOverheadS = 3e-6;     // launch + first-row latency
 constexpr double kSmemEfficiency = 0.90;      // fraction of peak shared-memory bandwidth reached
+constexpr double kFpEfficiency = 0.33;        // fraction of the FP peak reached (latency-bound chains)
 
 long ceil_div(long a, long b) { return (a + b - 1) / b; }
 int round_up(int a, int m) { return ((a + m - 1) / m) * m; }
@@ -104,11 +109,11 @@ Plan2D evaluate_plan_2d(const DeviceModel& dev, const StencilModel& s, long ns, 
   const double flops = stage_rows * tw * s.flops;
 
   const double sm_bw = dev.smem_bandwidth_gbs * 1e9 / dev.sm_count * kSmemEfficiency;
-  const double fp_sm = (s.scalar_bytes >= 8 ? dev.fp64_gflops : dev.fp32_gflops) * 1e9 / dev.sm_count;
+  const double fp_sm = (s.scalar_bytes >= 8 ? dev.fp64_gflops : dev.fp32_gflops) * 1e9 / dev.sm_count * kFpEfficiency;
   p.t_sm_s = p.blocks_per_sm * smem_b / sm_bw;
   p.t_cmp_s = p.blocks_per_sm * flops / fp_sm;
   p.t_gm_s = p.blocks * dram_b / (dev.dram_bandwidth_gbs * 1e9);
-  p.t_sync_s = iterations * kSyncCyclesPerRow / (dev.clock_ghz * 1e9) / p.blocks_per_sm;
+  p.t_sync_s = iterations * kSyncCyclesPerRow / (dev.clock_ghz * 1e9);
   const double core = std::max({p.t_sm_s, p.t_cmp_s, p.t_gm_s});
   p.predicted_seconds = core + p.t_sync_s + kLaunchOverheadS;
   p.bottleneck = core == p.t_sm_s ? "smem" : core == p.t_gm_s ? "dram" : "fp";
