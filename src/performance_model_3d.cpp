@@ -187,6 +187,14 @@ double predict_generic_gcells_3d(const DeviceModel& d, const StencilModel& s) {
   return j3d7pt * std::pow(7.0 / std::max(s.points, 1), 0.65);
 }
 
+double predict_generic_seconds_3d(const DeviceModel& d, const StencilModel& s, long nz, long ny, long nx, int steps) {
+  const int r = s.radius;
+  const double interior = static_cast<double>(nx - 2 * r) * (ny - 2 * r) * (nz - 2 * r);
+  double t = interior * steps / (predict_generic_gcells_3d(d, s) * 1e9);
+  if (steps % 2 == 1) t += 2.0 * nx * ny * nz * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
+  return t;
+}
+
 std::string Plan3D::describe() const {
   if (!valid) return "ebisu-3d: no device tiling fits this problem";
   char buf[512];
@@ -196,6 +204,146 @@ std::string Plan3D::describe() const {
                 "%.2f us/step, predicted %.1f GCells/s, bottleneck %s",
                 depth, planes, launches, tile_x, tile_y, nx, ny, nz, grid_x, grid_y, blocks(), threads, smem_bytes,
                 to_string(sync), us_per_plane_step, predicted_gcells_per_s, bottleneck.c_str());
+  return buf;
+}
+
+
+// ------------------------------------------------------------ SM tiling --
+namespace {
+// Cost of one streamed plane (iteration) of a block, fitted to H200
+// measurements of the kernel (16 points: five stencils x depths 1-4 at T = 240,
+// docs/perf-notes-3d.md; largest error 23%, j3d27pt at depth 2 under-predicted):
+// kSmIterCycles of fixed work (barrier, input stage, output stores, slot
+// arithmetic) plus kSmWaveCycles per shared-memory wavefront of the cell-level
+// updates (16 warps x depth x cells_y per iteration). Device memory: tile plus
+// overlapped halo read per plane, output written, at kSmDramEff of the copy
+// bandwidth. The two overlap imperfectly: time = max + kSmOverlap * min.
+// Shapes whose register window takes more than 64 registers per thread run at
+// the 128-register limit of a 512-thread block (fewer loads in flight):
+// kSmRegisterPenalty on the compute time (fitted: j3d7pt depth 3).
+constexpr double kSmIterCycles = 400;
+constexpr double kSmWaveCycles = 1.0;
+constexpr double kSmDramEff = 0.70;
+constexpr double kSmOverlap = 0.25;
+constexpr double kSmRegisterPenalty = 1.25;
+constexpr double kSmLaunchUs = 4.0;
+
+// Shared-memory accesses of one cell update: the off-column loads (points not
+// in the thread's own x-y column; the y-neighbours inside the thread's
+// cells_y cells come from registers) plus one store.
+double sm_accesses_per_cell(const StencilModel& s, int cells_y) {
+  const int r = s.radius;
+  const double off = s.box_like ? s.points - (2.0 * r + 1) : 4.0 * r;
+  const double y_share = s.box_like ? 0.25 : 0.5;  // of the off-column points at dx = 0
+  return off * (1 - y_share) + off * y_share * std::min(1.0, (r + 1) / (2.0 * cells_y)) + 1;
+}
+}  // namespace
+
+SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes) {
+  SmTileShape3D s;
+  s.depth = depth;
+  s.cells_y = sm3d_cells_y(depth, radius, zreach);
+  s.threads_x = s.cells_y == 4 ? 64 : 32;
+  s.threads_y = sm3d_threads / s.threads_x;
+  s.tile_x = s.threads_x;
+  s.tile_y = s.threads_y * s.cells_y;
+  s.queue_planes = 2 * zreach + 2;
+  const long plane = (s.tile_x + 2L * radius) * (s.tile_y + 2L * radius);
+  s.smem_bytes = (static_cast<long>(depth) * s.queue_planes * plane +
+                  static_cast<long>(sm3d_prefetch + 1) * s.cells_y * sm3d_threads) *
+                 scalar_bytes;
+  s.blocks_per_sm = 1;
+  return s;
+}
+
+double predict_sm_launch_seconds_3d(const DeviceModel& d, const StencilModel& s, long nz, long ny, long nx,
+                                    const SmTileShape3D& sh, std::string* bottleneck) {
+  const int r = s.radius, t = sh.depth;
+  const long ox = sh.tile_x - 2L * t * r, oy = sh.tile_y - 2L * t * r;
+  if (ox <= 0 || oy <= 0) return 1e30;
+  const long tiles = ceil_div(nx, ox) * ceil_div(ny, oy);
+  const long blocks = static_cast<long>(d.sm_count) * std::max(1, sh.blocks_per_sm);
+  const double per_block = std::ceil(static_cast<double>(tiles) * nz / blocks);
+  const double pieces = std::ceil(per_block / nz) + 1;  // a run spans at most this many tiles
+  const double iters = per_block + pieces * (t * r + t * (r + 1));
+  const int warps = sm3d_threads / 32;
+  const double cell_levels = static_cast<double>(t) * sh.cells_y;  // per thread per iteration
+  const double wave = std::max(1.0, 32.0 * s.scalar_bytes / 128.0);
+  const double smem = warps * cell_levels * sm_accesses_per_cell(s, sh.cells_y) * wave * kSmWaveCycles;
+  const double window_regs = static_cast<double>(t) * (2 * r + 1) * sh.cells_y * s.scalar_bytes / 4.0;
+  const double iter_cycles = (smem + kSmIterCycles) * std::max(1, sh.blocks_per_sm) *
+                             (window_regs > 64 ? kSmRegisterPenalty : 1.0);
+  const double compute_t = iters * iter_cycles / (d.clock_ghz * 1e9);
+  // DRAM: every tile-plane reads its (in-domain) tile once, writes its output.
+  const double rx = std::min<double>(sh.tile_x, nx), ry = std::min<double>(sh.tile_y, ny);
+  const double bytes = static_cast<double>(tiles) * nz * (rx * ry) * s.scalar_bytes + static_cast<double>(nx) * ny * nz * s.scalar_bytes;
+  const double dram_t = bytes / (d.dram_bandwidth_gbs * 1e9 * kSmDramEff);
+  if (bottleneck) *bottleneck = dram_t > compute_t ? "device memory" : (smem > kSmIterCycles ? "shared memory" : "per-plane overhead");
+  return std::max(compute_t, dram_t) + kSmOverlap * std::min(compute_t, dram_t) + kSmLaunchUs * 1e-6;
+}
+
+PlanSM3D choose_plan_3d_sm(const DeviceModel& d, const StencilModel& s, long nz, long ny, long nx, int steps,
+                           const TuningKnobs& knobs, const SmTileShape3D* shapes, int max_depth) {
+  PlanSM3D best;
+  best.nx = nx;
+  best.ny = ny;
+  best.nz = nz;
+  const int r = s.radius;
+  if (nx < 2L * r + 1 || ny < 2L * r + 1 || nz < 2L * r + 1 || d.sm_count <= 0) return best;
+  const int T = std::max(steps, 1);
+  auto usable = [&](int t) {
+    return t >= 1 && t <= max_depth && shapes[t].smem_bytes > 0 && shapes[t].smem_bytes <= d.smem_per_block_bytes &&
+           shapes[t].tile_x > 2 * t * r && shapes[t].tile_y > 2 * t * r;
+  };
+  double best_time = -1;
+  int dlo = 1, dhi = std::min(max_depth, T);
+  if (knobs.temporal_depth > 0) dlo = dhi = std::min({knobs.temporal_depth, max_depth, T});
+  for (int t = dlo; t <= dhi; ++t) {
+    if (!usable(t)) continue;
+    const int full = T / t, rem = T % t;
+    if (rem > 0 && !usable(rem)) continue;
+    double time = full * predict_sm_launch_seconds_3d(d, s, nz, ny, nx, shapes[t]);
+    if (rem > 0) time += predict_sm_launch_seconds_3d(d, s, nz, ny, nx, shapes[rem]);
+    // An odd number of launches leaves the result in the scratch View: one copy back.
+    if ((full + (rem > 0 ? 1 : 0)) % 2 == 1)
+      time += 2.0 * nx * ny * nz * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
+    if (best_time < 0 || time < best_time * (1 - 1e-9)) {
+      best_time = time;
+      best.valid = true;
+      best.depth = t;
+      best.launches = full + (rem > 0 ? 1 : 0);
+      best.shape = shapes[t];
+      best.out_x = shapes[t].tile_x - 2 * t * r;
+      best.out_y = shapes[t].tile_y - 2 * t * r;
+      best.tiles_x = static_cast<int>(ceil_div(nx, best.out_x));
+      best.tiles_y = static_cast<int>(ceil_div(ny, best.out_y));
+      best.blocks = d.sm_count * std::max(1, shapes[t].blocks_per_sm);
+      best.predicted_seconds = time;
+      const double interior = static_cast<double>(nx - 2 * r) * (ny - 2 * r) * (nz - 2 * r);
+      best.predicted_gcells_per_s = interior * T / time * 1e-9;
+      predict_sm_launch_seconds_3d(d, s, nz, ny, nx, shapes[t], &best.bottleneck);
+    }
+  }
+  return best;
+}
+
+PlanSM3D choose_plan_3d_sm(const DeviceModel& d, const StencilModel& s, long nz, long ny, long nx, int steps,
+                           const TuningKnobs& knobs) {
+  const int maxd = sm3d_max_depth(s.radius);
+  SmTileShape3D shapes[8];
+  for (int t = 1; t <= maxd && t < 8; ++t) shapes[t] = sm_tile_shape_3d(t, s.radius, s.box_like ? s.radius : 0, s.scalar_bytes);
+  return choose_plan_3d_sm(d, s, nz, ny, nx, steps, knobs, shapes, maxd);
+}
+
+std::string PlanSM3D::describe() const {
+  if (!valid) return "ebisu-3d SM tiling: no tile fits this problem";
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "ebisu-3d SM tiling (2.5-D): depth %d, %d launch(es), tile %dx%d (x*y, %dx%d threads x %d cells) -> "
+                "%dx%d valid, %dx%d tiles streamed over z=%ld, %d blocks, smem %ld B, predicted %.1f GCells/s, "
+                "bottleneck %s",
+                depth, launches, shape.tile_x, shape.tile_y, shape.threads_x, shape.threads_y, shape.cells_y, out_x,
+                out_y, tiles_x, tiles_y, nz, blocks, shape.smem_bytes, predicted_gcells_per_s, bottleneck.c_str());
   return buf;
 }
 

@@ -67,9 +67,84 @@ Plan3D choose_plan_3d(const DeviceModel& device, const StencilModel& stencil, lo
 /// Backend::automatic: one dispatch per step, fitted to H200 measurements.
 double predict_generic_gcells_3d(const DeviceModel& device, const StencilModel& stencil);
 
+/// The same for `steps` steps of a (nz, ny, nx) domain, in seconds, including
+/// the copy back into u after an odd number of steps (both backends ping-pong
+/// between u and the scratch View): what Backend::automatic compares.
+double predict_generic_seconds_3d(const DeviceModel& device, const StencilModel& stencil, long nz, long ny, long nx,
+                                  int steps);
+
 /// Model time (seconds) of one launch of a plan at depth `depth`.
 double predict_launch_seconds_3d(const DeviceModel& device, const StencilModel& stencil, const Plan3D& plan,
                                  int depth, std::string* bottleneck = nullptr);
+
+
+// ---------------------------------------------------------------------------
+// SM tiling (2.5-D), the kernel Backend::ebisu runs for 3-D problems (see
+// ebisu_3d.hpp): every block owns an overlapped x-y tile (threads_x x
+// threads_y threads, cells_y cells per thread along y) and streams a run of
+// planes along z with `depth` fused steps; no inter-block synchronisation.
+// The tile shape is a compile-time function of depth and radius shared by the
+// kernel and the model (below).
+
+/// Cells along y per thread (register window: depth*(2r+1)*cells_y values per
+/// thread) and threads along x (a block is always sm3d_threads threads): 4 cells
+/// (tile 64 x 32) while the window fits the 128 registers of a 512-thread block
+/// without spills (ptxas, fp64: star stencils up to depth*(2r+1) = 9, box-like
+/// ones - their coefficients take registers too - up to 6), else 2 (tile 32 x 32).
+/// A struct of constants so that device code can use it (no host-function call).
+template <int Depth, int Radius, int ZReach>
+struct Sm3dShape {
+  static constexpr int cells_y = (Depth * (2 * Radius + 1) <= 6 || (ZReach == 0 && Depth * (2 * Radius + 1) <= 9)) ? 4 : 2;
+  static constexpr int threads_x = cells_y == 4 ? 64 : 32;
+};
+constexpr int sm3d_cells_y(int depth, int radius, int zreach) {
+  return (depth * (2 * radius + 1) <= 6 || (zreach == 0 && depth * (2 * radius + 1) <= 9)) ? 4 : 2;
+}
+constexpr int sm3d_threads = 512;
+constexpr int sm3d_prefetch = 4;  ///< input planes in flight (cp.async ring of prefetch+1 planes)
+/// Deepest compiled depth for a radius.
+constexpr int sm3d_max_depth(int radius) { return radius == 1 ? 4 : 2; }
+
+struct SmTileShape3D {
+  int depth = 1;
+  int threads_x = 0, threads_y = 0, cells_y = 1;
+  int tile_x = 0, tile_y = 0;  ///< cells of one tile incl. the overlapped halo (depth*r each side)
+  int queue_planes = 2;        ///< shared-memory queue slots per level (2K+2)
+  long smem_bytes = 0;
+  int blocks_per_sm = 1;       ///< co-resident blocks (the kernel side fills it from the occupancy API)
+};
+
+/// The shape the kernel compiles for (depth, radius, z reach K of the off-column points).
+SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes);
+
+struct PlanSM3D {
+  bool valid = false;
+  int depth = 1;
+  int launches = 0;
+  SmTileShape3D shape;
+  int out_x = 0, out_y = 0;      ///< valid output cells per tile
+  int tiles_x = 0, tiles_y = 0;
+  int blocks = 0;                ///< persistent grid: SMs x blocks_per_sm
+  double predicted_gcells_per_s = 0;
+  double predicted_seconds = 0;  ///< all steps
+  std::string bottleneck;
+  long nx = 0, ny = 0, nz = 0;
+  std::string describe() const;
+};
+
+/// Model time (seconds) of one SM-tiling launch of depth shape.depth.
+double predict_sm_launch_seconds_3d(const DeviceModel& device, const StencilModel& stencil, long nz, long ny, long nx,
+                                    const SmTileShape3D& shape, std::string* bottleneck = nullptr);
+
+/// Chooses the depth of the SM-tiling kernel; shapes[t] (t = 1..max_depth) are
+/// the compiled shapes (smem_bytes 0 or above the device limit: not usable).
+PlanSM3D choose_plan_3d_sm(const DeviceModel& device, const StencilModel& stencil, long nz, long ny, long nx,
+                           int steps, const TuningKnobs& knobs, const SmTileShape3D* shapes, int max_depth);
+
+/// Convenience for host code and tests: the plan with the shapes sm_tile_shape_3d
+/// gives (zreach: r for box-like stencils, 0 for stars; one block per SM).
+PlanSM3D choose_plan_3d_sm(const DeviceModel& device, const StencilModel& stencil, long nz, long ny, long nx,
+                           int steps, const TuningKnobs& knobs = {});
 
 }  // namespace Impl
 }  // namespace EbisuKokkos

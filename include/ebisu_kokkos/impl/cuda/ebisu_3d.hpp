@@ -1,24 +1,30 @@
 #ifndef EBISU_KOKKOS_IMPL_CUDA_EBISU_3D_HPP
 #define EBISU_KOKKOS_IMPL_CUDA_EBISU_3D_HPP
 
-// The 3-D EBISU backend: device tiling with temporal blocking (EBISU paper,
-// sections 4.1-4.3), for rank-3 Views on Kokkos::Cuda.
+// The 3-D EBISU backend: SM tiling (2.5-D) with temporal blocking, for rank-3
+// Views on Kokkos::Cuda. (The earlier device-tiling kernel - one cooperative
+// block per SM, neighbour-flag sync - measured ~2x slower than plain Kokkos on
+// an H200 and was replaced; see docs/perf-notes-3d.md.)
 //
-// One block per SM, launched cooperatively (all blocks co-resident). The x-y
-// plane is split into grid_x * grid_y SM tiles; every block streams its tile's
-// column of planes along z (the slowest index). A launch fuses `depth` steps:
-// at plane step k, level s (1..depth) computes plane k - s*(r+1) from the
-// circular queue (2r+1 planes, tile + r-wide halo) of level s-1 in shared
-// memory; the lag of r+1 planes per level (lazy streaming) makes every
-// cross-block dependency one plane step old, so one synchronisation per plane
-// step serves all levels. Halo strips of intermediate levels go through global
-// memory (L2, bypassing L1) to the neighbouring SM tiles; level 0 (the input)
-// and its halo are copied asynchronously (cp.async) from the input View one
-// plane step ahead. Synchronisation: release/acquire flags between adjacent SM
-// tiles (default; Pershin et al.) or a cooperative-groups grid barrier.
-// Level `depth` writes straight to the output View. Cells within r of any edge
-// keep their values (Dirichlet). Every launch checks co-residency first and
-// falls back to the generic backend if the grid cannot be co-resident.
+// A block of 512 threads owns an overlapped x-y tile: TX threads along x (one
+// cell each, lanes contiguous in x) by TY thread rows, each thread CY adjacent
+// cells along y. It streams planes along z; the `t` steps of a launch are t
+// pipelined levels, level s computing the plane (R+1) planes behind level s-1
+// (lazy streaming), so one __syncthreads per streamed plane serves every level.
+// Each thread keeps the last 2R+1 planes of its CY cells of every level in
+// registers (register window); off-column neighbours (other x, or y outside the
+// thread's CY cells) come from a per-level circular queue of 2K+2 planes in
+// shared memory (K: the largest |dz| of an off-column point). All levels'
+// outputs of a plane are computed into registers before any shared-memory
+// store, so the levels' dependency chains interleave. Input planes are
+// prefetched sm3d_prefetch planes ahead with cp.async into a private ring.
+// The tile shrinks by t*R per side per launch (overlapped halos): a tile of
+// TX x TY*CY cells yields (TX-2tR) x (TY*CY-2tR) outputs. The grid is
+// persistent (SMs x blocks per SM); every block streams an equal run of the
+// tile-major list of (tile, plane) pairs. Depth and tile shape are compile
+// time (performance_model_3d.hpp: Sm3dShape / sm_tile_shape_3d); the plan
+// (depth) comes from choose_plan_3d_sm. Cells within R of any face keep their
+// values (Dirichlet).
 
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
@@ -26,13 +32,12 @@
 #include <ebisu_kokkos/impl/performance_model_3d.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
-#include <cooperative_groups.h>
-#include <cuda_pipeline.h>
+#include <Kokkos_Core.hpp>
 #include <cuda_runtime.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -41,275 +46,263 @@ namespace EbisuKokkos {
 namespace Impl {
 namespace Cuda {
 
-/// Global workspace of the 3-D kernels (halo exchange planes, neighbour
-/// flags) for one stream: allocated at first use, grown when needed, kept.
+/// Global workspace of the 3-D kernels for one stream (kept for the API; the
+/// SM-tiling kernel needs none).
 void* ebisu3d_workspace(int device, cudaStream_t stream, std::size_t bytes);
 
+namespace ebisu3d {
+
 template <class Scalar>
-struct Ebisu3DParams {
-  const Scalar* src;
-  Scalar* dst;
-  long ssx, ssy, ssz;  // element strides of x, y, z in src
-  long dsx, dsy, dsz;  // and in dst
-  int nx, ny, nz;
-  int gx, gy;          // SM tiles along x, y
-  int px;              // shared plane pitch (largest tile_x + 2r)
-  int plane;           // shared plane size in elements
-  int depth;
-  int planes;          // planes per level per step
-  int use_flags;
-  Scalar* xchg;        // [2][(depth-1)*planes][ny][nx]
-  int* flags;          // [gx*gy]
+__device__ __forceinline__ void async_copy_or_zero(Scalar* smem_dst, const Scalar* global_src, bool valid) {
+  static_assert(sizeof(Scalar) == 4 || sizeof(Scalar) == 8, "cp.async copies 4, 8 or 16 bytes");
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem_dst));
+  const unsigned src_bytes = valid ? static_cast<unsigned>(sizeof(Scalar)) : 0u;
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(dst), "l"(global_src), "n"(sizeof(Scalar)),
+               "r"(src_bytes)
+               : "memory");
+}
+__device__ __forceinline__ void async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int Pending>
+__device__ __forceinline__ void async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+}
+__device__ __forceinline__ void async_wait_all() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
+
+template <int N, class F, int... I>
+__device__ __forceinline__ void static_for_impl(F&& f, std::integer_sequence<int, I...>) {
+  (f(std::integral_constant<int, I>{}), ...);
+}
+template <int N, class F>
+__device__ __forceinline__ void static_for(F&& f) {
+  static_for_impl<N>(f, std::make_integer_sequence<int, N>{});
+}
+
+template <class Stencil, bool Right>
+struct Traits {
+  using points = typename Stencil::points;
+  static constexpr int R = Stencil::radius;
+  static constexpr int ZA = Right ? 0 : 2;  // View index of z (streamed)
+  static constexpr int XA = Right ? 2 : 0;  // View index of x (contiguous)
+  // Largest |dz| among points off the thread's own (x, y) column.
+  static constexpr int zreach() {
+    int k = 0;
+    for (int p = 0; p < points::size; ++p) {
+      if (points::offset(p, XA) != 0 || points::offset(p, 1) != 0) {
+        const int d = points::offset(p, ZA);
+        const int a = d < 0 ? -d : d;
+        k = a > k ? a : k;
+      }
+    }
+    return k;
+  }
+  static constexpr int K = zreach();
+  static constexpr int max_depth = R == 1 ? 4 : 2;  // = sm3d_max_depth(R)
 };
 
-// The dynamic shared memory of the 3-D kernels, declared at namespace scope so
-// that the accessor addresses it directly: the compiler then emits shared-
-// space loads (LDS) instead of generic ones.
-extern __shared__ __align__(16) unsigned char ebisu3d_smem[];
+// Reads of cell J (y offset within the thread's CY cells): the thread's own
+// column from the register window, everything else from the level's queue.
+// q points at the thread's cell 0 in queue plane 0; slot[] are the plane
+// offsets of z-K..z+K; the pitch PX is a compile-time constant, so every
+// shared-memory address is slot + immediate.
+template <class Scalar, int R, int K, int CY, int PX, bool Right, int J>
+struct CellAccessor {
+  const Scalar (&w)[CY][2 * R + 1];
+  const Scalar* q;
+  const int (&slot)[2 * K + 1];
 
-// get<D0, D1, D2>() of a cell held in shared memory; D0..D2 are offsets along
-// View indices 0..2, mapped to (z, y, x) by the layout at compile time.
-template <bool Right, class Scalar, int R>
-struct Smem3DAccessor {
-  int base[2 * R + 1];  // element offsets of level s-1 planes z-R..z+R, plus the cell's index
-  int px;
   template <int D0, int D1, int D2>
   __device__ __forceinline__ Scalar get() const {
     constexpr int dz = Right ? D0 : D2;
     constexpr int dy = D1;
     constexpr int dx = Right ? D2 : D0;
-    return reinterpret_cast<const Scalar*>(ebisu3d_smem)[base[dz + R] + dy * px + dx];
+    static_assert(dz >= -R && dz <= R && dy >= -R && dy <= R && dx >= -R && dx <= R,
+                  "EbisuKokkos: offset beyond the stencil radius");
+    constexpr int jj = J + dy;
+    if constexpr (dx == 0 && jj >= 0 && jj < CY) {
+      return w[jj][R + dz];
+    } else {
+      static_assert(dz >= -K && dz <= K, "EbisuKokkos: off-column z offset beyond the queue reach");
+      return q[slot[dz + K] + jj * PX + dx];
+    }
   }
 };
 
-__device__ __forceinline__ int ebisu_ld_acquire(const int* p) {
-  int v;
-  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void ebisu_st_release(int* p, int v) {
-  asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
+struct Geometry {
+  long ssx, ssy, ssz;  // element strides of x, y, z in src
+  long dsx, dsy, dsz;  // and in dst
+  int nx, ny, nz;
+  int tiles_x;         // tiles along x
+  int ox, oy;          // valid output cells per tile
+  int plane;           // queue plane size (elements)
+  long total;          // tiles * nz
+  long per_block;      // run length in the tile-major (tile, plane) list
+};
 
-template <bool Right, class Scalar, int R, class Eval>
-__global__ void __launch_bounds__(512, 1) ebisu3d_kernel(const Eval eval, const Ebisu3DParams<Scalar> p) {
-  Scalar* const smem = reinterpret_cast<Scalar*>(ebisu3d_smem);
-  constexpr int kRows = 4;  // rows (cells) per thread in flight at once
+template <class Eval, class Scalar, int R, int K, int T, bool Right>
+__global__ void __launch_bounds__(sm3d_threads, 1)
+    ebisu3d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g) {
+  constexpr int CY = Sm3dShape<T, R, K>::cells_y;
+  constexpr int TX = Sm3dShape<T, R, K>::threads_x;
+  constexpr int PX = TX + 2 * R;
+  constexpr int Q = 2 * K + 2;
+  constexpr int W = 2 * R + 1;
+  constexpr int P = sm3d_prefetch;
+  extern __shared__ __align__(16) unsigned char ebisu3d_smem_raw[];
+  Scalar* const smem = reinterpret_cast<Scalar*>(ebisu3d_smem_raw);
 
+  const int lx = threadIdx.x % TX;
+  const int ly = threadIdx.x / TX;
   const int tid = threadIdx.x;
-  const int lane = tid & 31;
-  const int warp = tid >> 5;
-  const int nwarps = blockDim.x >> 5;
-  const int b = blockIdx.x;
-  const int bx = b % p.gx, by = b / p.gx;
-  const int x0 = static_cast<int>(static_cast<long>(bx) * p.nx / p.gx);
-  const int x1 = static_cast<int>(static_cast<long>(bx + 1) * p.nx / p.gx);
-  const int y0 = static_cast<int>(static_cast<long>(by) * p.ny / p.gy);
-  const int y1 = static_cast<int>(static_cast<long>(by + 1) * p.ny / p.gy);
-  const int tx = x1 - x0, ty = y1 - y0;
-  const int hx = tx + 2 * R, hy = ty + 2 * R;  // tile + halo
-  const int px = p.px;
-  const int plane = p.plane;
-  const int depth = p.depth;
-  const int P = p.planes;             // planes per level per step
-  const int Q = P + 2 * R;            // queue slots per level
-  const int L = P + R;                // lag between levels (planes)
-  const long level_stride = static_cast<long>(Q) * plane;
-  const long xplane = static_cast<long>(p.nx) * p.ny;
-  const int nl = (depth - 1) * P;     // exchanged planes per step
-  const int steps = (p.nz + depth * L + P - 1) / P;
-  const int ring = hx * hy - tx * ty;
+  const int plane = g.plane;
+  const int queue_stride = Q * plane;
+  Scalar* const ring = smem + T * queue_stride;
+  // This thread's cell 0 in a queue plane (tile-local (lx, ly*CY) plus the pad).
+  const int base = (R + ly * CY) * PX + R + lx;
 
-  for (int k = 0; k < steps; ++k) {
-    if (k > 0) {
-      // Wait until the neighbours' halo strips of step k-1 are visible.
-      if (p.use_flags) {
-        if (tid < 9 && tid != 4) {
-          const int nbx = bx + tid % 3 - 1, nby = by + tid / 3 - 1;
-          if (nbx >= 0 && nbx < p.gx && nby >= 0 && nby < p.gy) {
-            const int* f = p.flags + nby * p.gx + nbx;
-            while (ebisu_ld_acquire(f) < k) {
-            }
-          }
-        }
-        __syncthreads();
-      } else {
-        cooperative_groups::this_grid().sync();
-      }
-      // Halo strips of levels 1..depth-1 produced at step k-1 (L2 -> shared).
-      if (nl > 0) {
-        const Scalar* xin = p.xchg + static_cast<long>((k - 1) & 1) * nl * xplane;
-        for (int e = tid; e < ring; e += blockDim.x) {
-          int i, j, f = e;
-          if (f < 2 * R * hx) {
-            j = f / hx;
-            i = f - j * hx;
-            if (j >= R) j += ty;  // bottom strip
-          } else {
-            f -= 2 * R * hx;
-            j = R + f / (2 * R);
-            i = f - (j - R) * (2 * R);
-            if (i >= R) i += tx;  // right strip
-          }
-          const int gxi = x0 - R + i, gyi = y0 - R + j;
-          if (gxi < 0 || gxi >= p.nx || gyi < 0 || gyi >= p.ny) continue;
-          const long gidx = static_cast<long>(gyi) * p.nx + gxi;
-          const int sidx = j * px + i;
-          for (int q0 = 0; q0 < nl; q0 += 8) {
-            Scalar v[8];
-            int dst_off[8];
+  // Zero the queues once: the pads (R around the tile) are never written.
+  for (int i = tid; i < T * queue_stride; i += sm3d_threads) smem[i] = Scalar(0);
+  __syncthreads();
+
+  long run0 = static_cast<long>(blockIdx.x) * g.per_block;
+  const long run1 = run0 + g.per_block < g.total ? run0 + g.per_block : g.total;
+
+  while (run0 < run1) {
+    const int tile = static_cast<int>(run0 / g.nz);
+    const int seg0 = static_cast<int>(run0 - static_cast<long>(tile) * g.nz);
+    const long piece_end = static_cast<long>(tile + 1) * g.nz < run1 ? static_cast<long>(tile + 1) * g.nz : run1;
+    const int seg1 = static_cast<int>(piece_end - static_cast<long>(tile) * g.nz);
+    run0 = piece_end;
+
+    const int tix = tile % g.tiles_x, tiy = tile / g.tiles_x;
+    const int outx0 = tix * g.ox, outy0 = tiy * g.oy;
+    const int gx = outx0 - T * R + lx;
+    const int gy0 = outy0 - T * R + ly * CY;
+    const bool x_in = gx >= 0 && gx < g.nx;
+    const bool x_bnd = gx < R || gx >= g.nx - R;
+    const bool x_out = gx >= outx0 && gx < outx0 + g.ox && gx < g.nx;
+    bool y_in[CY], bnd[CY], out_ok[CY];
 #pragma unroll
-            for (int u = 0; u < 8; ++u) {
-              const int q = q0 + u;
-              dst_off[u] = -1;
-              if (q < nl) {
-                const int s = 1 + q / P, pp = q - (s - 1) * P;
-                const int z = (k - 1) * P - s * L + pp;
-                if (z >= 0 && z < p.nz) {
-                  v[u] = __ldcg(xin + q * xplane + gidx);
-                  dst_off[u] = static_cast<int>(s * level_stride + (z % Q) * plane + sidx);
-                }
-              }
-            }
-#pragma unroll
-            for (int u = 0; u < 8; ++u)
-              if (dst_off[u] >= 0) smem[dst_off[u]] = v[u];
-          }
-        }
-      }
+    for (int j = 0; j < CY; ++j) {
+      const int y = gy0 + j;
+      y_in[j] = y >= 0 && y < g.ny;
+      bnd[j] = x_bnd || y < R || y >= g.ny - R;
+      out_ok[j] = x_out && y >= outy0 && y < outy0 + g.oy && y < g.ny;
     }
-    __pipeline_wait_prior(0);
-    __syncthreads();
+    const int z_start = seg0 - T * R > 0 ? seg0 - T * R : 0;
+    const int z_end = seg1 + T * R < g.nz ? seg1 + T * R : g.nz;
 
-    // Levels from the deepest down: level s reads the queue of level s-1
-    // before level s-1 overwrites its oldest planes. Only shared-memory
-    // traffic here, plus the output of the deepest level.
-    for (int s = depth; s >= 1; --s) {
-      for (int pp = 0; pp < P; ++pp) {
-        const int z = k * P - s * L + pp;
-        if (z < 0 || z >= p.nz) continue;  // uniform over the block
-        int in_base[2 * R + 1];
+    Scalar win[T][CY][W];
 #pragma unroll
-        for (int d = 0; d < 2 * R + 1; ++d) {
-          const int zz = z + d - R;
-          in_base[d] = static_cast<int>((s - 1) * level_stride) + ((zz >= 0 && zz < p.nz) ? zz % Q : z % Q) * plane;
+    for (int s = 0; s < T; ++s)
+#pragma unroll
+      for (int j = 0; j < CY; ++j)
+#pragma unroll
+        for (int d = 0; d < W; ++d) win[s][j][d] = Scalar(0);
+
+    const long col = static_cast<long>(gx) * g.ssx + static_cast<long>(gy0) * g.ssy;
+    auto ring_at = [&](int slot, int j) { return ring + (slot * CY + j) * sm3d_threads + tid; };
+    auto request = [&](int z, int slot) {
+#pragma unroll
+      for (int j = 0; j < CY; ++j) {
+        const bool valid = z < z_end && x_in && y_in[j];
+        async_copy_or_zero(ring_at(slot, j), valid ? src + col + j * g.ssy + static_cast<long>(z) * g.ssz : src, valid);
+      }
+      async_commit();
+    };
+    for (int p = 0; p < P; ++p) request(z_start + p, p);
+
+    const int n_iter = seg1 - z_start + T * (R + 1);
+    for (int it = 0; it < n_iter; ++it) {
+      // Queue planes c-K..c+K of the previous level: plane c+dz was stored at
+      // iteration it-1-(K-dz).
+      int slot[2 * K + 1];
+#pragma unroll
+      for (int d = 0; d <= 2 * K; ++d) slot[d] = ((it + Q - 1 - (2 * K - d)) % Q) * plane;
+      const int wslot = (it % Q) * plane + base;
+
+      // All levels compute first (registers only), then all store.
+      Scalar out[T][CY];
+      static_for<T>([&](auto S_) {
+        constexpr int s = decltype(S_)::value + 1;  // 1 .. T
+        const int c = z_start + it - s * (R + 1);
+        const bool z_bnd = c < R || c >= g.nz - R;
+        const Scalar* q = smem + (s - 1) * queue_stride + base;
+        static_for<CY>([&](auto J_) {
+          constexpr int j = decltype(J_)::value;
+          CellAccessor<Scalar, R, K, CY, PX, Right, j> acc{win[s - 1], q, slot};
+          const Scalar v = eval(acc);
+          out[s - 1][j] = (z_bnd || bnd[j]) ? win[s - 1][j][R] : v;
+        });
+      });
+      static_for<T - 1>([&](auto S_) {
+        constexpr int s = decltype(S_)::value + 1;  // 1 .. T-1; the deepest goes to dst
+#pragma unroll
+        for (int j = 0; j < CY; ++j) {
+#pragma unroll
+          for (int d = 0; d < W - 1; ++d) win[s][j][d] = win[s][j][d + 1];
+          win[s][j][W - 1] = out[s - 1][j];
+          smem[s * queue_stride + wslot + j * PX] = win[s][j][R + K];
         }
-        const bool zint = z >= R && z < p.nz - R;
-        Scalar* const out = smem + s * level_stride + (z % Q) * plane;
-        for (int i = lane; i < tx; i += 32) {
-          const int gxi = x0 + i;
-          const bool xint = zint && gxi >= R && gxi < p.nx - R;
-          for (int j0 = warp; j0 < ty; j0 += kRows * nwarps) {
-            Scalar v[kRows];
+      });
+
+      // Input plane z_start+it (requested P iterations ago) into level 0.
+      async_wait<P - 1>();
+      Scalar pf[CY];
 #pragma unroll
-            for (int r = 0; r < kRows; ++r) {
-              const int j = j0 + r * nwarps;
-              if (j < ty) {
-                const int gyi = y0 + j;
-                const int sidx = (j + R) * px + (i + R);
-                if (xint && gyi >= R && gyi < p.ny - R) {
-                  Smem3DAccessor<Right, Scalar, R> a;
+      for (int j = 0; j < CY; ++j) pf[j] = *ring_at(it % (P + 1), j);
 #pragma unroll
-                  for (int d = 0; d < 2 * R + 1; ++d) a.base[d] = in_base[d] + sidx;
-                  a.px = px;
-                  v[r] = eval(a);
-                } else {
-                  v[r] = smem[in_base[R] + sidx];
-                }
-              }
-            }
+      for (int j = 0; j < CY; ++j) {
 #pragma unroll
-            for (int r = 0; r < kRows; ++r) {
-              const int j = j0 + r * nwarps;
-              if (j < ty) {
-                if (s == depth) {
-                  p.dst[z * p.dsz + (y0 + j) * p.dsy + gxi * p.dsx] = v[r];
-                } else {
-                  out[(j + R) * px + (i + R)] = v[r];
-                }
-              }
-            }
-          }
-        }
+        for (int d = 0; d < W - 1; ++d) win[0][j][d] = win[0][j][d + 1];
+        win[0][j][W - 1] = pf[j];
+        smem[wslot + j * PX] = win[0][j][R + K];
+      }
+      request(z_start + it + P, (it + P) % (P + 1));
+
+      const int c_last = z_start + it - T * (R + 1);
+      if (c_last >= seg0) {
+        Scalar* d = dst + static_cast<long>(gx) * g.dsx + static_cast<long>(gy0) * g.dsy +
+                    static_cast<long>(c_last) * g.dsz;
+#pragma unroll
+        for (int j = 0; j < CY; ++j)
+          if (out_ok[j]) d[j * g.dsy] = out[T - 1][j];
       }
       __syncthreads();
     }
-
-    // Publish the r-wide edge strips of this step's intermediate planes
-    // (levels 1..depth-1) for the neighbouring SM tiles: shared -> L2.
-    if (nl > 0) {
-      Scalar* const xout = p.xchg + static_cast<long>(k & 1) * nl * xplane;
-      const bool thin = tx <= 2 * R || ty <= 2 * R;
-      const int inner = thin ? tx * ty : tx * ty - (tx - 2 * R) * (ty - 2 * R);
-      for (int e = tid; e < inner; e += blockDim.x) {
-        int i, j;
-        if (thin) {
-          j = e / tx;
-          i = e - j * tx;
-        } else if (e < 2 * R * tx) {
-          j = e / tx;
-          i = e - j * tx;
-          if (j >= R) j += ty - 2 * R;  // bottom strip
-        } else {
-          const int f = e - 2 * R * tx;
-          j = R + f / (2 * R);
-          i = f - (j - R) * (2 * R);
-          if (i >= R) i += tx - 2 * R;  // right strip
-        }
-        const long gidx = static_cast<long>(y0 + j) * p.nx + (x0 + i);
-        const int sidx = (j + R) * px + (i + R);
-        for (int q0 = 0; q0 < nl; q0 += 8) {
-          Scalar v[8];
-          bool ok[8];
-#pragma unroll
-          for (int u = 0; u < 8; ++u) {
-            const int q = q0 + u;
-            ok[u] = false;
-            if (q < nl) {
-              const int s = 1 + q / P, pp = q - (s - 1) * P;
-              const int z = k * P - s * L + pp;
-              if (z >= 0 && z < p.nz) {
-                v[u] = smem[s * level_stride + (z % Q) * plane + sidx];
-                ok[u] = true;
-              }
-            }
-          }
-#pragma unroll
-          for (int u = 0; u < 8; ++u)
-            if (ok[u]) __stcg(xout + (q0 + u) * xplane + gidx, v[u]);
-        }
-      }
-    }
-
-    // Level 0: planes kP..kP+P-1 (tile + halo) into their slots (async copy).
-    for (int pp = 0; pp < P; ++pp) {
-      const int z = k * P + pp;
-      if (z >= p.nz) break;
-      Scalar* const l0 = smem + (z % Q) * plane;
-      const Scalar* const g = p.src + z * p.ssz;
-      for (int j = warp; j < hy; j += nwarps) {
-        const int gyi = y0 - R + j;
-        if (gyi < 0 || gyi >= p.ny) continue;
-        for (int i = lane; i < hx; i += 32) {
-          const int gxi = x0 - R + i;
-          if (gxi < 0 || gxi >= p.nx) continue;
-          __pipeline_memcpy_async(l0 + j * px + i, g + gyi * p.ssy + gxi * p.ssx, sizeof(Scalar));
-        }
-      }
-    }
-    __pipeline_commit();
-
-    // Publish this step's halo strips (the grid barrier orders them itself).
-    if (p.use_flags) {
-      __syncthreads();
-      if (tid == 0) {
-        __threadfence();
-        ebisu_st_release(p.flags + b, k + 1);
-      }
-    }
+    async_wait_all();  // the next piece reuses the ring
   }
-  __pipeline_wait_prior(0);
 }
+
+template <class Stencil, class Scalar, bool Right, int Depth>
+struct Kernel {
+  static constexpr int R = Stencil::radius;
+  static constexpr int K = Traits<Stencil, Right>::K;
+  using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
+  static constexpr auto function() { return &ebisu3d_kernel<Eval, Scalar, R, K, Depth, Right>; }
+};
+
+// Calls go(kernel, depth-constant) with the instantiation of depth `depth`.
+template <class Stencil, class Scalar, bool Right, class Go>
+void dispatch_depth(int depth, Go&& go) {
+  constexpr int maxd = Traits<Stencil, Right>::max_depth;
+  bool done = false;
+  auto one = [&](auto D) {
+    constexpr int d = decltype(D)::value;
+    if constexpr (d <= maxd) {
+      if (depth == d) {
+        go(Kernel<Stencil, Scalar, Right, d>::function());
+        done = true;
+      }
+    }
+  };
+  one(std::integral_constant<int, 1>{});
+  one(std::integral_constant<int, 2>{});
+  one(std::integral_constant<int, 3>{});
+  one(std::integral_constant<int, 4>{});
+  if (!done) throw std::logic_error("EbisuKokkos: ebisu3d depth " + std::to_string(depth) + " is not compiled");
+}
+
+}  // namespace ebisu3d
 
 template <class Stencil, class ViewType>
 StencilReport run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
@@ -318,6 +311,7 @@ StencilReport run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos:
   using Layout = typename ViewType::array_layout;
   constexpr bool right = std::is_same_v<Layout, Kokkos::LayoutRight>;
   constexpr int R = Stencil::radius;
+  using Tr = ebisu3d::Traits<Stencil, right>;
   const int steps = policy.steps();
   const Kokkos::Cuda& space = policy.space();
   const TuningKnobs& knobs = policy.knobs();
@@ -335,105 +329,90 @@ StencilReport run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos:
   const long nx = static_cast<long>(u.extent(ix)), ny = static_cast<long>(u.extent(1)),
              nz = static_cast<long>(u.extent(iz));
 
-  int device = 0;
-  EBISU_CUDA_CHECK(cudaGetDevice(&device), "ebisu3d");
-  DeviceModel dm = device_model(device);
-  if (dm.grid_sync_us <= 0) dm.grid_sync_us = 2.0;
+  const int device = space.cuda_device();
+  const DeviceModel& dm = device_model(device);
   const StencilModel sm = stencil_model<Stencil>(static_cast<int>(sizeof(Scalar)));
-  SyncKind sync = SyncKind::neighbor_flags;
-  if (const char* e = std::getenv("EBISU_KOKKOS_3D_SYNC")) {
-    if (std::strcmp(e, "grid") == 0) sync = SyncKind::grid_barrier;
+  const char* kname = "ebisu3d_kernel";
+
+  // Compiled shapes with their real occupancy (shared memory set first).
+  SmTileShape3D shapes[Tr::max_depth + 1];
+  for (int t = 1; t <= Tr::max_depth; ++t) {
+    shapes[t] = sm_tile_shape_3d(t, R, Tr::K, static_cast<int>(sizeof(Scalar)));
+    if (shapes[t].smem_bytes > dm.smem_per_block_bytes) {
+      shapes[t].smem_bytes = 0;
+      continue;
+    }
+    ebisu3d::dispatch_depth<Stencil, Scalar, right>(t, [&](auto kernel) {
+      EBISU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(shapes[t].smem_bytes)),
+                       kname);
+      int per_sm = 0;
+      EBISU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, sm3d_threads,
+                                                                     static_cast<std::size_t>(shapes[t].smem_bytes)),
+                       kname);
+      if (per_sm < 1) shapes[t].smem_bytes = 0;  // cannot run: not usable
+      shapes[t].blocks_per_sm = per_sm < 1 ? 1 : per_sm;
+    });
   }
-  int planes = 0;  // plane group: the model's, or EBISU_KOKKOS_3D_PLANES (tuning experiments)
-  if (const char* e = std::getenv("EBISU_KOKKOS_3D_PLANES")) planes = std::atoi(e);
-  const Plan3D plan = choose_plan_3d(dm, sm, nz, ny, nx, steps, knobs, sync, planes);
+  const PlanSM3D plan = choose_plan_3d_sm(dm, sm, nz, ny, nx, steps, knobs, shapes, Tr::max_depth);
 
   auto fallback = [&](const std::string& why) {
     StencilReport r = run_generic(label, policy, stencil, u, scratch);
     r.plan = "generic (ebisu-3d fallback: " + why + ")";
     return r;
   };
-  if (!plan.valid) return fallback("no device tiling fits");
-  // Backend::automatic takes the faster of the two by the model (measured on
-  // an H200, the current 3-D kernel is slower than plain Kokkos: see
-  // docs/perf-notes-3d.md); Backend::ebisu always runs the kernel.
+  if (!plan.valid) return fallback("no SM tiling fits");
+  // Backend::automatic takes the faster of the two by the model (calibrated on
+  // an H200, docs/perf-notes-3d.md); Backend::ebisu always runs the kernel.
   if (policy.backend() == Backend::automatic) {
-    const double generic = predict_generic_gcells_3d(dm, sm);
-    if (plan.predicted_gcells_per_s < generic) {
-      char why[160];
+    const double generic_s = predict_generic_seconds_3d(dm, sm, nz, ny, nx, steps);
+    if (plan.predicted_seconds > generic_s) {
+      const double interior = static_cast<double>(nx - 2 * R) * (ny - 2 * R) * (nz - 2 * R);
+      char why[200];
       std::snprintf(why, sizeof why, "automatic: model predicts %.1f GCells/s for ebisu-3d, %.1f for generic",
-                    plan.predicted_gcells_per_s, generic);
+                    plan.predicted_gcells_per_s, interior * steps / generic_s * 1e-9);
       return fallback(why);
     }
   }
 
-  auto kernel = &ebisu3d_kernel<right, Scalar, R, decltype(stencil.template bind<Scalar>())>;
   const auto eval = stencil.template bind<Scalar>();
-  const char* kname = "ebisu3d_kernel";
-  EBISU_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(plan.smem_bytes)),
-                   kname);
-  int per_sm = 0;
-  EBISU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(kernel),
-                                                                 plan.threads, static_cast<std::size_t>(plan.smem_bytes)),
-                   kname);
-  if (per_sm * dm.sm_count < plan.blocks()) return fallback("grid cannot be co-resident");
-
-  const int depth = plan.depth;
-  const std::size_t xbytes = static_cast<std::size_t>(2) * (depth > 1 ? depth - 1 : 0) * plan.planes * nx * ny * sizeof(Scalar);
-  const std::size_t fbytes = static_cast<std::size_t>(plan.blocks()) * sizeof(int);
-  cudaStream_t stream = space.cuda_stream();
-  char* ws = static_cast<char*>(ebisu3d_workspace(device, stream, xbytes + fbytes + 256));
-  int* flags = reinterpret_cast<int*>(ws);
-  Scalar* xchg = reinterpret_cast<Scalar*>(ws + ((fbytes + 255) / 256) * 256);
-
-  report.temporal_depth = depth;
+  const cudaStream_t stream = space.cuda_stream();
+  report.temporal_depth = plan.depth;
   report.predicted_gcells_per_s = plan.predicted_gcells_per_s;
   report.plan = plan.describe();
+  if (knobs.print_plan) std::printf("%s: %s\n", label.c_str(), report.plan.c_str());
 
-  const std::string region = "EbisuKokkos::ebisu3d::" + label;
-  Kokkos::Profiling::pushRegion(region);
+  Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu3d::" + label);
   ViewType src = u, dst = scratch;
   int done = 0;
   while (done < steps) {
-    const int d = std::min(depth, steps - done);
-    Ebisu3DParams<Scalar> prm;
-    prm.src = src.data();
-    prm.dst = dst.data();
-    prm.ssx = static_cast<long>(src.stride(ix));
-    prm.ssy = static_cast<long>(src.stride(1));
-    prm.ssz = static_cast<long>(src.stride(iz));
-    prm.dsx = static_cast<long>(dst.stride(ix));
-    prm.dsy = static_cast<long>(dst.stride(1));
-    prm.dsz = static_cast<long>(dst.stride(iz));
-    prm.nx = static_cast<int>(nx);
-    prm.ny = static_cast<int>(ny);
-    prm.nz = static_cast<int>(nz);
-    prm.gx = plan.grid_x;
-    prm.gy = plan.grid_y;
-    prm.px = plan.tile_x + 2 * R;
-    prm.plane = (plan.tile_x + 2 * R) * (plan.tile_y + 2 * R);
-    prm.depth = d;
-    prm.planes = plan.planes;
-    prm.use_flags = plan.sync == SyncKind::neighbor_flags ? 1 : 0;
-    prm.xchg = xchg;
-    prm.flags = flags;
-    const std::size_t smem = static_cast<std::size_t>(smem_bytes_3d(d, R, plan.tile_x, plan.tile_y, sizeof(Scalar), plan.planes));
-    if (prm.use_flags) EBISU_CUDA_CHECK(cudaMemsetAsync(flags, 0, fbytes, stream), kname);
-    void* args[] = {const_cast<void*>(static_cast<const void*>(&eval)), static_cast<void*>(&prm)};
-    const cudaError_t err = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(plan.blocks()),
-                                                        dim3(plan.threads), args, smem, stream);
-    if (err != cudaSuccess) {
-      (void)cudaGetLastError();  // clear the refusal
-      Kokkos::Profiling::popRegion();
-      if (done == 0 && (err == cudaErrorCooperativeLaunchTooLarge || err == cudaErrorNotSupported ||
-                        err == cudaErrorLaunchOutOfResources)) {
-        return fallback(std::string("cooperative launch refused: ") + cudaGetErrorName(err));
-      }
-      EBISU_CUDA_CHECK(err, kname);
-    }
-    EBISU_CUDA_CHECK(cudaGetLastError(), kname);
+    const int d = std::min(plan.depth, steps - done);
+    const SmTileShape3D& sh = shapes[d];
+    ebisu3d::Geometry g;
+    g.ssx = static_cast<long>(src.stride(ix));
+    g.ssy = static_cast<long>(src.stride(1));
+    g.ssz = static_cast<long>(src.stride(iz));
+    g.dsx = static_cast<long>(dst.stride(ix));
+    g.dsy = static_cast<long>(dst.stride(1));
+    g.dsz = static_cast<long>(dst.stride(iz));
+    g.nx = static_cast<int>(nx);
+    g.ny = static_cast<int>(ny);
+    g.nz = static_cast<int>(nz);
+    g.ox = sh.tile_x - 2 * d * R;
+    g.oy = sh.tile_y - 2 * d * R;
+    g.tiles_x = static_cast<int>((nx + g.ox - 1) / g.ox);
+    const long tiles_y = (ny + g.oy - 1) / g.oy;
+    g.plane = (sh.tile_x + 2 * R) * (sh.tile_y + 2 * R);
+    g.total = static_cast<long>(g.tiles_x) * tiles_y * nz;
+    long blocks = static_cast<long>(dm.sm_count) * sh.blocks_per_sm;
+    g.per_block = (g.total + blocks - 1) / blocks;
+    blocks = (g.total + g.per_block - 1) / g.per_block;
+    ebisu3d::dispatch_depth<Stencil, Scalar, right>(d, [&](auto kernel) {
+      // The attribute was set for this kernel when the shapes were measured.
+      kernel<<<static_cast<unsigned>(blocks), sm3d_threads, static_cast<std::size_t>(sh.smem_bytes), stream>>>(
+          eval, src.data(), dst.data(), g);
+      EBISU_CUDA_CHECK(cudaGetLastError(), kname);
+    });
     ++report.launches;
     done += d;
     std::swap(src, dst);

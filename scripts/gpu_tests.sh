@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs the test suite of a CUDA build on the GPU machine and writes the logs
+# to OUT_DIR: the unit tests on Cuda (every preset, functor and bad input, with
+# backends automatic, generic and ebisu forced) and Serial, the host tests,
+# compute-sanitizer memcheck and racecheck on the small cases, and the main
+# example at full size.
+#
+#   scripts/gpu_tests.sh BIN_DIR OUT_DIR
+#
+# BIN_DIR holds ebisu_unit_tests_cuda, ebisu_unit_tests_serial,
+# ebisu_host_tests and heat2d (e.g. copied out of build-cuda).
+set -uo pipefail
+bin=${1:?usage: gpu_tests.sh BIN_DIR OUT_DIR}
+out=${2:?usage: gpu_tests.sh BIN_DIR OUT_DIR}
+mkdir -p "$out"
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+failed=0
+step() {
+  local name=$1
+  shift
+  local start=$(date +%s)
+  "$@" > "$out/$name.log" 2>&1
+  local rc=$?
+  echo "$name: exit $rc after $(( $(date +%s) - start )) s; $(grep -E '^\[  (PASSED|FAILED)  \]|ERROR SUMMARY|RACECHECK SUMMARY|centre temperature' "$out/$name.log" | tail -2 | tr '\n' ' ')"
+  [ $rc -eq 0 ] || failed=1
+}
+
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv > "$out/gpu.txt" 2>&1
+cat "$out/gpu.txt"
+step unit_cuda "$bin/ebisu_unit_tests_cuda"
+step unit_serial "$bin/ebisu_unit_tests_serial"
+step unit_host "$bin/ebisu_host_tests"
+# The sanitizers slow kernels down 10-100x: the small cases of one star and
+# one box stencil per rank, radius 1 and 2, and a user functor.
+filter='cuda.preset_j2d5pt:cuda.preset_j2d25pt:cuda.preset_j3d7pt:cuda.preset_j3d13pt:cuda.functor_nonlinear_2d'
+step memcheck env EBISU_TEST_QUICK=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 \
+  "$bin/ebisu_unit_tests_cuda" --gtest_filter="$filter"
+step racecheck env EBISU_TEST_QUICK=1 timeout 200 compute-sanitizer --tool racecheck --error-exitcode 1 \
+  "$bin/ebisu_unit_tests_cuda" --gtest_filter="$filter"
+step heat2d "$bin/heat2d" --size 9600 --steps 20000 --output "$out/heat2d.png"
+echo "gpu_tests.sh: $([ $failed = 0 ] && echo all steps passed || echo SOME STEPS FAILED)"
+exit $failed
