@@ -89,7 +89,9 @@ void run_cases(const std::string& name, const Stencil& stencil, const std::vecto
         EXPECT_LE(relative_error(got, refs[i]), tolerance<Scalar>());
       }
       if (backend == EbisuKokkos::Backend::generic) EXPECT_EQ(report.backend, EbisuKokkos::Backend::generic);
-      if (backend != EbisuKokkos::Backend::generic && ebisu) EXPECT_EQ(report.backend, EbisuKokkos::Backend::ebisu);
+      // Forced ebisu must run the kernels; automatic may pick either (the model
+      // routes a problem to generic where it predicts that to be faster).
+      if (backend == EbisuKokkos::Backend::ebisu) EXPECT_EQ(report.backend, EbisuKokkos::Backend::ebisu);
       if (!ebisu) EXPECT_EQ(report.backend, EbisuKokkos::Backend::generic);
     }
   }
