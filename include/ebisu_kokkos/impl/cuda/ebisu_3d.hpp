@@ -46,10 +46,6 @@ namespace EbisuKokkos {
 namespace Impl {
 namespace Cuda {
 
-/// Global workspace of the 3-D kernels for one stream (kept for the API; the
-/// SM-tiling kernel needs none).
-void* ebisu3d_workspace(int device, cudaStream_t stream, std::size_t bytes);
-
 namespace ebisu3d {
 
 template <class Scalar>
