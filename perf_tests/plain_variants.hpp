@@ -171,6 +171,19 @@ std::vector<Variant> make_plain_variants(const Stencil& stencil, const View& inp
     params.insert(params.begin(), text_param("layout", layout_name));
     variants.push_back(Variant{name, "plain-kokkos", params, reset, run, output, {}});
   };
+  // What a user writes: one dispatch per step, then swap the buffers.
+  auto step_loop = [=](const std::string& label, const auto& policy) {
+    return [=]() {
+      View a = u, b = scratch;
+      for (int s = 0; s < steps; ++s) {
+        Step f = proto;
+        f.in = a;
+        f.out = b;
+        Kokkos::parallel_for(label, policy, f);
+        std::swap(a, b);
+      }
+    };
+  };
 
   if constexpr (rank >= 2) {
     constexpr auto order = left ? Kokkos::Iterate::Left : Kokkos::Iterate::Right;
@@ -203,46 +216,19 @@ std::vector<Variant> make_plain_variants(const Stencil& stencil, const View& inp
       const Policy policy(Space(), begin, end, tile);
       add(name, {text_param("policy", "MDRangePolicy"), text_param("iterate", iterate),
                  text_param("tile_fast_next_slow", shape)},
-          [=]() {
-            View a = u, b = scratch;
-            for (int s = 0; s < steps; ++s) {
-              Step f = proto;
-              f.in = a;
-              f.out = b;
-              Kokkos::parallel_for("ebisu_bench::mdrange", policy, f);
-              std::swap(a, b);
-            }
-          });
+          step_loop("ebisu_bench::mdrange", policy));
     }
   }
 
   {
     const Kokkos::RangePolicy<Space, FlatInterior, Kokkos::IndexType<int>> policy(0, static_cast<int>(interior));
     add("range-interior", {text_param("policy", "RangePolicy"), text_param("indexing", "interior cells, div/mod")},
-        [=]() {
-          View a = u, b = scratch;
-          for (int s = 0; s < steps; ++s) {
-            Step f = proto;
-            f.in = a;
-            f.out = b;
-            Kokkos::parallel_for("ebisu_bench::range_interior", policy, f);
-            std::swap(a, b);
-          }
-        });
+        step_loop("ebisu_bench::range_interior", policy));
   }
   {
     const Kokkos::RangePolicy<Space, FlatBranch, Kokkos::IndexType<int>> policy(0, static_cast<int>(cells));
     add("range-branch", {text_param("policy", "RangePolicy"), text_param("indexing", "all cells, div/mod, boundary branch")},
-        [=]() {
-          View a = u, b = scratch;
-          for (int s = 0; s < steps; ++s) {
-            Step f = proto;
-            f.in = a;
-            f.out = b;
-            Kokkos::parallel_for("ebisu_bench::range_branch", policy, f);
-            std::swap(a, b);
-          }
-        });
+        step_loop("ebisu_bench::range_branch", policy));
   }
   return variants;
 }

@@ -20,6 +20,7 @@
 // The plan (depth, tile, grid) comes from performance_model_2d.
 
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
+#include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
 #include <ebisu_kokkos/impl/performance_model_2d.hpp>
 #include <ebisu_kokkos/policy.hpp>
@@ -41,26 +42,6 @@ namespace ebisu2d {
 constexpr int kMaxThreads = 256;
 constexpr int kCols = 2;          // CX: adjacent columns per thread
 constexpr int kPrefetchRows = 3;  // input rows in flight per thread (asynchronous copies)
-
-// Asynchronous global -> shared copies (cp.async, sm_80+): the input rows are
-// requested kPrefetchRows iterations before they are used, so the DRAM latency
-// (longer than one streamed row of work) stays hidden without holding
-// registers. A copy with valid == false writes zero and reads nothing.
-template <class Scalar>
-__device__ __forceinline__ void async_copy_or_zero(Scalar* smem_dst, const Scalar* global_src, bool valid) {
-  static_assert(sizeof(Scalar) == 4 || sizeof(Scalar) == 8, "cp.async copies 4, 8 or 16 bytes");
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem_dst));
-  const unsigned src_bytes = valid ? static_cast<unsigned>(sizeof(Scalar)) : 0u;
-  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(dst), "l"(global_src), "n"(sizeof(Scalar)),
-               "r"(src_bytes)
-               : "memory");
-}
-__device__ __forceinline__ void async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int Pending>
-__device__ __forceinline__ void async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
-}
-__device__ __forceinline__ void async_wait_all() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
 template <class Stencil>
 struct Traits {
@@ -110,15 +91,6 @@ struct CellAccessor {
     }
   }
 };
-
-template <int N, class F, int... I>
-__device__ __forceinline__ void static_for_impl(F&& f, std::integer_sequence<int, I...>) {
-  (f(std::integral_constant<int, I>{}), ...);
-}
-template <int N, class F>
-__device__ __forceinline__ void static_for(F&& f) {
-  static_for_impl<N>(f, std::make_integer_sequence<int, N>{});
-}
 
 struct Geometry {
   long src_stride, dst_stride;  // slow strides (elements)

@@ -1,0 +1,48 @@
+#ifndef EBISU_KOKKOS_IMPL_CUDA_DEVICE_HELPERS_HPP
+#define EBISU_KOKKOS_IMPL_CUDA_DEVICE_HELPERS_HPP
+
+// Device-side building blocks shared by the 2-D and 3-D EBISU kernels.
+
+#include <cuda_runtime.h>
+
+#include <utility>
+
+namespace EbisuKokkos {
+namespace Impl {
+namespace Cuda {
+
+// Asynchronous global -> shared copies (cp.async, sm_80+): input rows/planes
+// are requested several iterations before they are used, so the DRAM latency
+// stays hidden without holding registers. A copy with valid == false writes
+// zero and reads nothing.
+template <class Scalar>
+__device__ __forceinline__ void async_copy_or_zero(Scalar* smem_dst, const Scalar* global_src, bool valid) {
+  static_assert(sizeof(Scalar) == 4 || sizeof(Scalar) == 8, "cp.async copies 4, 8 or 16 bytes");
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem_dst));
+  const unsigned src_bytes = valid ? static_cast<unsigned>(sizeof(Scalar)) : 0u;
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(dst), "l"(global_src), "n"(sizeof(Scalar)),
+               "r"(src_bytes)
+               : "memory");
+}
+__device__ __forceinline__ void async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int Pending>
+__device__ __forceinline__ void async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+}
+__device__ __forceinline__ void async_wait_all() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
+
+// f(integral_constant<int, 0>) ... f(integral_constant<int, N-1>), unrolled at compile time.
+template <int N, class F, int... I>
+__device__ __forceinline__ void static_for_impl(F&& f, std::integer_sequence<int, I...>) {
+  (f(std::integral_constant<int, I>{}), ...);
+}
+template <int N, class F>
+__device__ __forceinline__ void static_for(F&& f) {
+  static_for_impl<N>(f, std::make_integer_sequence<int, N>{});
+}
+
+}  // namespace Cuda
+}  // namespace Impl
+}  // namespace EbisuKokkos
+
+#endif
