@@ -54,6 +54,11 @@ TEST(TEST_CATEGORY, rejects_aliased_views) {
   expect_rejected(
       [&] { EbisuKokkos::parallel_stencil("same", EbisuKokkos::StencilPolicy<Space>(3), EbisuKokkos::presets::j2d5pt(), u, u); },
       u, "alias");
+  EbisuKokkos::DoubleBuffer<View2> same(u, u);
+  expect_rejected(
+      [&] { EbisuKokkos::parallel_stencil("pair", EbisuKokkos::StencilPolicy<Space>(3), EbisuKokkos::presets::j2d5pt(), same); },
+      u, "alias");
+  EXPECT_EQ(same.current().data(), u.data());
   // Two overlapping windows of one allocation.
   View2 big = random_view("big", 20, 10, 4);
   View2 top = Kokkos::subview(big, Kokkos::make_pair(0, 10), Kokkos::ALL);

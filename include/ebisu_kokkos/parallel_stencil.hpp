@@ -4,11 +4,19 @@
 // parallel_stencil: T Jacobi steps of a stencil over a Kokkos View, the
 // drop-in replacement for "parallel_for one step, swap, repeat".
 //
-// On entry u holds step 0; on return (after the execution space instance is
-// fenced, like any Kokkos dispatch) u holds step T. Cells within the stencil
-// radius of an edge are a fixed Dirichlet boundary. scratch is a work View of
-// the same shape; its contents on return are unspecified.
+// Two forms:
+//  - parallel_stencil(label, policy, stencil, u, scratch): u holds step 0 on
+//    entry and step T on return; scratch is a same-shaped work View whose
+//    contents on return are unspecified. When the backend's last launch
+//    writes scratch, the field is copied back into u (one extra pass).
+//  - parallel_stencil(label, policy, stencil, buffers) on a DoubleBuffer:
+//    buffers.current() holds step 0 on entry and step T on return; the
+//    selector is flipped instead of copying.
+// Both are asynchronous on the policy's execution space instance, like any
+// Kokkos dispatch. Cells within the stencil radius of an edge are a fixed
+// Dirichlet boundary.
 
+#include <ebisu_kokkos/double_buffer.hpp>
 #include <ebisu_kokkos/impl/backends.hpp>
 #include <ebisu_kokkos/impl/generic_backend.hpp>
 #include <ebisu_kokkos/impl/validate.hpp>
@@ -25,38 +33,62 @@ namespace EbisuKokkos {
 template <class ExecSpace, class Stencil, class ViewType>
 inline constexpr bool ebisu_available = Impl::EbisuBackend<ExecSpace, Stencil, ViewType>::available;
 
+namespace Impl {
+
+// Validates, picks the backend and runs it on (u, scratch); the outcome says
+// which of the two holds step T.
 template <class ExecSpace, class Stencil, class ViewType, class ScratchType>
-StencilReport parallel_stencil(const std::string& label, const StencilPolicy<ExecSpace>& policy,
-                               const Stencil& stencil, const ViewType& u, const ScratchType& scratch) {
-  Impl::check_types<ExecSpace, Stencil, ViewType, ScratchType>();
-  Impl::check_arguments<Stencil>(label, policy.steps(), u, scratch);
+StencilOutcome dispatch_stencil(const std::string& label, const StencilPolicy<ExecSpace>& policy,
+                                const Stencil& stencil, const ViewType& u, const ScratchType& scratch) {
+  check_types<ExecSpace, Stencil, ViewType, ScratchType>();
+  check_arguments<Stencil>(label, policy.steps(), u, scratch);
   // From here on both Views are handled as one type (they agree in value
   // type, layout and memory space); unmanaged views keep ownership with the caller.
   using View = Kokkos::View<typename ViewType::data_type, typename ViewType::array_layout,
                             typename ViewType::memory_space>;
   const View u_view = u;
   const View scratch_view = scratch;
-  using Ebisu = Impl::EbisuBackend<ExecSpace, Stencil, View>;
+  using Ebisu = EbisuBackend<ExecSpace, Stencil, View>;
 
-  StencilReport report;
   if (policy.backend() == Backend::ebisu && !Ebisu::available) {
-    Impl::invalid(label,
-                  "Backend::ebisu was requested, but no EBISU kernel supports this execution space, rank, "
-                  "scalar type or layout in this build (use Backend::automatic to fall back)");
+    invalid(label,
+            "Backend::ebisu was requested, but no EBISU kernel supports this execution space, rank, "
+            "scalar type or layout in this build (use Backend::automatic to fall back)");
   }
+  StencilOutcome outcome;
   Kokkos::Profiling::pushRegion("EbisuKokkos::parallel_stencil::" + label);
   if constexpr (Ebisu::available) {
     if (policy.backend() != Backend::generic) {
-      report = Ebisu::run(label, policy, stencil, u_view, scratch_view);
+      outcome = Ebisu::run(label, policy, stencil, u_view, scratch_view);
     } else {
-      report = Impl::run_generic(label, policy, stencil, u_view, scratch_view);
+      outcome = run_generic(label, policy, stencil, u_view, scratch_view);
     }
   } else {
-    report = Impl::run_generic(label, policy, stencil, u_view, scratch_view);
+    outcome = run_generic(label, policy, stencil, u_view, scratch_view);
   }
   Kokkos::Profiling::popRegion();
-  if (policy.knobs().print_plan) std::printf("EbisuKokkos[%s]: %s\n", label.c_str(), report.plan.c_str());
-  return report;
+  if (policy.knobs().print_plan) std::printf("EbisuKokkos[%s]: %s\n", label.c_str(), outcome.report.plan.c_str());
+  return outcome;
+}
+
+}  // namespace Impl
+
+template <class ExecSpace, class Stencil, class ViewType, class ScratchType>
+StencilReport parallel_stencil(const std::string& label, const StencilPolicy<ExecSpace>& policy,
+                               const Stencil& stencil, const ViewType& u, const ScratchType& scratch) {
+  const Impl::StencilOutcome outcome = Impl::dispatch_stencil(label, policy, stencil, u, scratch);
+  if (outcome.result_in_scratch) Kokkos::deep_copy(policy.space(), u, scratch);
+  return outcome.report;
+}
+
+/// Runs on buffers.current() and leaves step T there without copying.
+template <class ExecSpace, class Stencil, class ViewType>
+StencilReport parallel_stencil(const std::string& label, const StencilPolicy<ExecSpace>& policy,
+                               const Stencil& stencil, DoubleBuffer<ViewType>& buffers) {
+  const Impl::StencilOutcome outcome =
+      Impl::dispatch_stencil(label, policy, stencil, buffers.current(), buffers.alternate());
+  if (outcome.result_in_scratch) buffers.swap();
+  return outcome.report;
 }
 
 /// Overload that allocates the scratch View itself (one allocation per call).

@@ -13,12 +13,19 @@
 namespace EbisuKokkos {
 namespace Impl {
 
+/// What a backend did: its report, and which View holds step T (the last
+/// launch's destination). The public entry points copy back or swap.
+struct StencilOutcome {
+  StencilReport report;
+  bool result_in_scratch = false;
+};
+
 template <class ExecSpace, class Stencil, class ViewType, class Enable = void>
 struct EbisuBackend {
   static constexpr bool available = false;
   // Never called: parallel_stencil only dispatches here when `available`.
-  static StencilReport run(const std::string&, const StencilPolicy<ExecSpace>&, const Stencil&, const ViewType&,
-                           const ViewType&) {
+  static StencilOutcome run(const std::string&, const StencilPolicy<ExecSpace>&, const Stencil&, const ViewType&,
+                            const ViewType&) {
     return {};
   }
 };

@@ -6,6 +6,7 @@
 // step kernel has no boundary branch), iterating along the layout, swapping
 // the two buffers between steps.
 
+#include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/view_access.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
@@ -45,7 +46,7 @@ struct StencilStep<Evaluator, InView, OutView, 3> {
 };
 
 template <class ExecSpace, class Stencil, class ViewType>
-StencilReport run_generic(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
+StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
                           const ViewType& u, const ViewType& scratch) {
   constexpr int rank = view_rank<ViewType>;
   constexpr int radius = Stencil::radius;
@@ -55,12 +56,13 @@ StencilReport run_generic(const std::string& label, const StencilPolicy<ExecSpac
   const ExecSpace& space = policy.space();
   const int steps = policy.steps();
 
-  StencilReport report;
+  StencilOutcome outcome;
+  StencilReport& report = outcome.report;
   report.backend = Backend::generic;
   report.temporal_depth = 1;
   report.launches = steps;
   report.plan = "generic: one Kokkos dispatch per step";
-  if (steps == 0) return report;
+  if (steps == 0) return outcome;
 
   int lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
   for (int a = 0; a < rank; ++a) {
@@ -78,8 +80,8 @@ StencilReport run_generic(const std::string& label, const StencilPolicy<ExecSpac
     Kokkos::parallel_for(step_label, interior, Step{src, dst, eval});
     std::swap(src, dst);
   }
-  if (steps % 2 == 1) Kokkos::deep_copy(space, u, scratch);
-  return report;
+  outcome.result_in_scratch = steps % 2 == 1;
+  return outcome;
 }
 
 }  // namespace Impl

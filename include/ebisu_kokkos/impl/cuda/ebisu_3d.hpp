@@ -277,8 +277,8 @@ void dispatch_depth(int depth, Go&& go) {
 }  // namespace ebisu3d
 
 template <class Stencil, class ViewType>
-StencilReport run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
-                           const Stencil& stencil, const ViewType& u, const ViewType& scratch) {
+StencilOutcome run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                            const Stencil& stencil, const ViewType& u, const ViewType& scratch) {
   using Scalar = typename ViewType::non_const_value_type;
   using Layout = typename ViewType::array_layout;
   constexpr bool right = std::is_same_v<Layout, Kokkos::LayoutRight>;
@@ -288,13 +288,14 @@ StencilReport run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos:
   const Kokkos::Cuda& space = policy.space();
   const TuningKnobs& knobs = policy.knobs();
 
-  StencilReport report;
+  StencilOutcome outcome;
+  StencilReport& report = outcome.report;
   report.backend = Backend::ebisu;
   report.launches = 0;
   if (steps == 0) {
     report.temporal_depth = 0;
     report.plan = "ebisu-3d: no steps";
-    return report;
+    return outcome;
   }
 
   const int ix = right ? 2 : 0, iz = right ? 0 : 2;
@@ -329,9 +330,9 @@ StencilReport run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos:
   const PlanSM3D plan = choose_plan_3d_sm(dm, sm, nz, ny, nx, steps, knobs, shapes, Tr::max_depth);
 
   auto fallback = [&](const std::string& why) {
-    StencilReport r = run_generic(label, policy, stencil, u, scratch);
-    r.plan = "generic (ebisu-3d fallback: " + why + ")";
-    return r;
+    StencilOutcome generic = run_generic(label, policy, stencil, u, scratch);
+    generic.report.plan = "generic (ebisu-3d fallback: " + why + ")";
+    return generic;
   };
   if (!plan.valid) return fallback("no SM tiling fits");
   // Backend::automatic takes the faster of the two by the model (calibrated on
@@ -389,9 +390,9 @@ StencilReport run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos:
     done += d;
     std::swap(src, dst);
   }
-  if (src.data() != u.data()) Kokkos::deep_copy(space, u, src);
   Kokkos::Profiling::popRegion();
-  return report;
+  outcome.result_in_scratch = src.data() != u.data();
+  return outcome;
 }
 
 }  // namespace Cuda

@@ -3,7 +3,7 @@
 
 // The Kokkos::Cuda specialization of the EBISU backend hook: which problems
 // the hand-written kernels take, and the dispatch to the 2-D (SM tiling) and
-// 3-D (device tiling) implementations. Included only by nvcc-compiled code.
+// 3-D (SM tiling, streaming z) implementations. Included only by nvcc-compiled code.
 
 #include <ebisu_kokkos/impl/compat.hpp>
 #include <ebisu_kokkos/impl/cuda/ebisu_2d.hpp>
@@ -27,8 +27,8 @@ inline constexpr bool cuda_kernels_support =
 template <class Stencil, class ViewType>
 struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kernels_support<Stencil, ViewType>>> {
   static constexpr bool available = true;
-  static StencilReport run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
-                           const Stencil& stencil, const ViewType& u, const ViewType& scratch) {
+  static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                            const Stencil& stencil, const ViewType& u, const ViewType& scratch) {
     if constexpr (view_rank<ViewType> == 2) {
       return Cuda::run_ebisu_2d(label, policy, stencil, u, scratch);
     } else {
