@@ -10,15 +10,22 @@ namespace Impl {
 
 namespace {
 
-// Calibration constants of the 2-D kernel, fitted to H200 measurements of
-// v4 (docs/perf-notes-2d.md): iteration time = ~230 cycles fixed (barrier,
-// queue addressing, row I/O) plus ~1.5 cycles per stencil point per 32 cells
-// per SM, i.e. about a third of the FP64 peak: with 8-12 warps per SM the
-// dependent FMA chains of each cell are latency-, not throughput-bound.
+// Calibration constants of the 2-D kernel, fitted to 18 H200 measurements of
+// v5 (docs/perf-notes-2d.md; rms error 6%): a cell update costs
+// points + 2r + a_sm + 3 FMA-issue slots (the stencil's FMAs, the window
+// shifts, the shared-memory accesses, the boundary select) at ~95% of the
+// FP64 FMA rate; the L1/shared-memory pipe carries the exchange plus ~3 bytes
+// per device-memory byte (cp.async into the ring and back, 8-byte accesses at
+// a 16-byte stride); the second-largest of the compute / L1 / DRAM times is
+// 20% exposed; each streamed row adds ~230 cycles per block (barrier,
+// pipeline refill), which a second resident block hides.
 constexpr double kSyncCyclesPerRow = 230.0;   // fixed cost per streamed row (per block)
+constexpr double kCellOverheadOps = 3.0;      // other instructions per cell update, in FMA slots
+constexpr double kFpEfficiency = 0.95;        // fraction of the FMA issue rate reached
+constexpr double kOverlapLoss = 0.2;          // fraction of the second-largest time not overlapped
+constexpr double kL1BytesPerDramByte = 3.0;   // L1-pipe bytes per device-memory byte
 constexpr double kLaunchOverheadS = 3e-6;     // launch + first-row latency
 constexpr double kSmemEfficiency = 0.90;      // fraction of peak shared-memory bandwidth reached
-constexpr double kFpEfficiency = 0.33;        // fraction of the FP peak reached (latency-bound chains)
 
 long ceil_div(long a, long b) { return (a + b - 1) / b; }
 int round_up(int a, int m) { return ((a + m - 1) / m) * m; }
@@ -35,13 +42,18 @@ int regs_estimate(const StencilModel& s, const KernelLimits2D& lim) {
   return std::min(255, words * lim.cols_per_thread * (2 * s.radius + 1) * lim.max_depth + 40);
 }
 
+int stage_planes(const StencilModel& s, const KernelLimits2D& lim) {
+  return lim.planes_per_stage > 0 ? lim.planes_per_stage : queue_slots(s, lim) * lim.cols_per_thread;
+}
+
 // Shared-memory accesses per cell update with register streaming and
-// cols_per_thread adjacent columns per thread: one store, plus the loads of
-// the 2r columns of the neighbouring threads (centre row only for a star,
-// all 2r+1 rows for a box), shared by the thread's columns.
-double smem_accesses(const StencilModel& s, int cols) {
+// cols_per_thread adjacent columns per thread, unless the kernel says: one
+// store, plus the loads of the 2r columns of the neighbouring threads (centre
+// row only for a star, all 2r+1 rows for a box), shared by the thread's columns.
+double smem_accesses(const StencilModel& s, const KernelLimits2D& lim) {
+  if (lim.smem_accesses_per_cell > 0) return lim.smem_accesses_per_cell;
   const int rows = s.box_like ? 2 * s.radius + 1 : 1;
-  return 1.0 + static_cast<double>(2 * s.radius * rows) / cols;
+  return 1.0 + static_cast<double>(2 * s.radius * rows) / lim.cols_per_thread;
 }
 
 }  // namespace
@@ -71,11 +83,12 @@ Plan2D evaluate_plan_2d(const DeviceModel& dev, const StencilModel& s, long ns, 
   p.strips = strips;
   p.strip_width = static_cast<int>(ceil_div(nf, strips));
   p.queue_slots = queue_slots(s, lim);
+  p.planes_per_stage = stage_planes(s, lim);
   const int padm = (R + cx - 1) / cx;
-  p.smem_bytes = (static_cast<long>(t) * p.queue_slots * cx * (threads + 2 * padm) +
+  p.smem_bytes = (static_cast<long>(t) * p.planes_per_stage * (threads + 2 * padm) +
                   static_cast<long>(lim.prefetch_rows + 1) * cx * threads) *
                  s.scalar_bytes;
-  p.smem_accesses_per_cell = smem_accesses(s, cx);
+  p.smem_accesses_per_cell = smem_accesses(s, lim);
   const long w_out = static_cast<long>(p.tile_width) - 2L * t * R;
   if (w_out < p.strip_width || p.smem_bytes > dev.smem_per_block_bytes || threads > lim.max_threads || t < 1) {
     p.predicted_gcells_per_s = 0;
@@ -106,16 +119,25 @@ Plan2D evaluate_plan_2d(const DeviceModel& dev, const StencilModel& s, long ns, 
   const double smem_b = bytes * tw *
                         (stage_rows * (p.smem_accesses_per_cell - 1.0) + (stage_rows - last_rows) + load_rows);
   const double dram_b = bytes * (load_rows * tw + static_cast<double>(L) * p.strip_width);
-  const double flops = stage_rows * tw * s.flops;
+  // Global loads (cp.async into the ring, then read back) and stores go
+  // through the same L1/shared-memory pipe as the exchange.
+  const double l1_b = smem_b + kL1BytesPerDramByte * dram_b;
+  const double fma_slots =
+      stage_rows * tw * (s.points + 2 * R + p.smem_accesses_per_cell + kCellOverheadOps);
 
   const double sm_bw = dev.smem_bandwidth_gbs * 1e9 / dev.sm_count * kSmemEfficiency;
-  const double fp_sm = (s.scalar_bytes >= 8 ? dev.fp64_gflops : dev.fp32_gflops) * 1e9 / dev.sm_count * kFpEfficiency;
-  p.t_sm_s = p.blocks_per_sm * smem_b / sm_bw;
-  p.t_cmp_s = p.blocks_per_sm * flops / fp_sm;
+  // FMAs per second per SM (a FMA counts 2 flops in the peak rates).
+  const double fma_sm =
+      (s.scalar_bytes >= 8 ? dev.fp64_gflops : dev.fp32_gflops) * 1e9 / 2 / dev.sm_count * kFpEfficiency;
+  p.t_sm_s = p.blocks_per_sm * l1_b / sm_bw;
+  p.t_cmp_s = p.blocks_per_sm * fma_slots / fma_sm;
   p.t_gm_s = p.blocks * dram_b / (dev.dram_bandwidth_gbs * 1e9);
   p.t_sync_s = iterations * kSyncCyclesPerRow / (dev.clock_ghz * 1e9);
   const double core = std::max({p.t_sm_s, p.t_cmp_s, p.t_gm_s});
-  p.predicted_seconds = core + p.t_sync_s + kLaunchOverheadS;
+  // The next-largest term is not fully hidden behind the largest (one or two
+  // blocks per SM stream rows and compute them in lockstep).
+  const double second = std::max(std::min(p.t_sm_s, p.t_cmp_s), std::min(std::max(p.t_sm_s, p.t_cmp_s), p.t_gm_s));
+  p.predicted_seconds = core + kOverlapLoss * second + p.t_sync_s / p.blocks_per_sm + kLaunchOverheadS;
   p.bottleneck = core == p.t_sm_s ? "smem" : core == p.t_gm_s ? "dram" : "fp";
   if (p.t_sync_s > 0.25 * core) p.bottleneck += "+sync";
 
@@ -184,11 +206,11 @@ std::string Plan2D::describe() const {
   char buf[640];
   std::snprintf(buf, sizeof buf,
                 "ebisu-2d: depth %d, tile %d cols (%d threads x %d), %d strips of %d valid cols (V=%.3f), "
-                "%d blocks (%d/SM, persistent, %ld rows each, y-eff %.3f), smem %ld B (%d-row queues), "
+                "%d blocks (%d/SM, persistent, %ld rows each, y-eff %.3f), smem %ld B (%d planes/stage), "
                 "a_sm %.2f; predicted %.1f GCells/s (T_gm %.1f us, T_sm %.1f us, T_cmp %.1f us, sync %.1f us; "
                 "bound: %s)",
                 depth, tile_width, threads, cols_per_thread, strips, strip_width, valid_fraction, blocks,
-                blocks_per_sm, rows_per_block, y_efficiency, smem_bytes, queue_slots, smem_accesses_per_cell,
+                blocks_per_sm, rows_per_block, y_efficiency, smem_bytes, planes_per_stage, smem_accesses_per_cell,
                 predicted_gcells_per_s, t_gm_s * 1e6, t_sm_s * 1e6, t_cmp_s * 1e6, t_sync_s * 1e6,
                 bottleneck.c_str());
   return buf;

@@ -105,4 +105,62 @@ TEST(PerformanceModel2D, DeeperBlockingCutsDeviceMemoryTraffic) {
   EXPECT_LT(p8.valid_fraction, 1.0);
 }
 
+// The model against the v5 kernel measured on an H200 (LayoutLeft, fp64,
+// T = 240, docs/perf-notes-2d.md): every prediction within 15%, and the plan
+// it picks within 10% of the best measured configuration.
+TEST(PerformanceModel2D, PredictionsMatchTheMeasuredKernel) {
+  struct Measured {
+    int radius, points;
+    bool box;
+    long n;
+    int regs, planes;
+    double a_sm;
+    int depth, threads;
+    double gcells;
+  };
+  const Measured runs[] = {
+      {1, 5, false, 8352, 208, 4, 2.0, 4, 256, 659},  {1, 5, false, 8352, 208, 4, 2.0, 8, 128, 838},
+      {1, 5, false, 8352, 208, 4, 2.0, 10, 128, 908}, {1, 5, false, 8352, 208, 4, 2.0, 10, 256, 779},
+      {2, 9, false, 8064, 210, 4, 3.0, 4, 128, 555},  {2, 9, false, 8064, 210, 4, 3.0, 6, 128, 577},
+      {2, 9, false, 8064, 210, 4, 3.0, 6, 256, 533},  {1, 9, true, 8784, 192, 4, 2.0, 8, 128, 758},
+      {1, 9, true, 8784, 192, 4, 2.0, 10, 256, 774},  {2, 25, true, 8640, 230, 12, 6.0, 4, 128, 309},
+      {2, 25, true, 8640, 230, 12, 6.0, 6, 256, 301},
+  };
+  const DeviceModel dev = reference_h200_model();
+  for (const Measured& m : runs) {
+    const StencilModel s = model2d(m.radius, m.points, 2 * m.points, m.box);
+    KernelLimits2D lim = default_kernel_limits_2d(s);
+    lim.regs_per_thread = m.regs;
+    lim.planes_per_stage = m.planes;
+    lim.smem_accesses_per_cell = m.a_sm;
+    const long w_out = 2L * m.threads - 2L * m.depth * m.radius;
+    const Plan2D p = evaluate_plan_2d(dev, s, m.n, m.n, m.depth, m.threads,
+                                      static_cast<int>((m.n + w_out - 1) / w_out), lim);
+    // One launch of `depth` steps; the measurement ran 240 / depth of them.
+    const double launches = (240 + m.depth - 1) / m.depth;
+    const double predicted = static_cast<double>(m.n - 2 * m.radius) * (m.n - 2 * m.radius) * 240 /
+                             (launches * p.predicted_seconds) * 1e-9;
+    EXPECT_NEAR(predicted / m.gcells, 1.0, 0.15) << m.points << " points, depth " << m.depth << ", " << m.threads
+                                                 << " threads";
+  }
+  const double best[] = {908, 577, 774, 309};
+  const Measured* picks[] = {&runs[0], &runs[4], &runs[7], &runs[9]};
+  for (int i = 0; i < 4; ++i) {
+    const Measured& m = *picks[i];
+    const StencilModel s = model2d(m.radius, m.points, 2 * m.points, m.box);
+    KernelLimits2D lim = default_kernel_limits_2d(s);
+    lim.regs_per_thread = m.regs;
+    lim.planes_per_stage = m.planes;
+    lim.smem_accesses_per_cell = m.a_sm;
+    const Plan2D p = choose_plan_2d(dev, s, m.n, m.n, 240, EbisuKokkos::TuningKnobs{}, lim);
+    EXPECT_EQ(p.threads, 128) << m.points << " points: two blocks per SM hide the row barrier";
+    // The measured rate of the chosen (depth, threads), where it was measured.
+    for (const Measured& r : runs) {
+      if (r.points == m.points && r.box == m.box && r.depth == p.depth && r.threads == p.threads) {
+        EXPECT_GE(r.gcells, 0.9 * best[i]) << m.points << " points: picked depth " << p.depth;
+      }
+    }
+  }
+}
+
 }  // namespace

@@ -32,6 +32,8 @@ struct KernelLimits2D {
   int max_depth = 12;        ///< register windows compiled in (runtime depth <= this)
   int regs_per_thread = 0;   ///< 0: estimated from the stencil
   int queue_slots = 0;       ///< rows per stage queue in shared memory; 0: 2k+2 from the stencil
+  int planes_per_stage = 0;  ///< shared-memory planes (threads + pads values) per stage; 0: queue_slots * cols
+  double smem_accesses_per_cell = 0;  ///< the kernel's exact a_sm; 0: estimated from the stencil
   unsigned depth_mask = ~0u; ///< compiled depths (bit d set: depth d available)
   int prefetch_rows = 3;     ///< input rows in flight (a ring of prefetch_rows + 1 rows in shared memory)
 };
@@ -50,6 +52,7 @@ struct Plan2D {
   int blocks_per_sm = 1;
   long rows_per_block = 0;   ///< length of each block's run in the strip-major row list
   int queue_slots = 2;
+  int planes_per_stage = 4;  ///< shared-memory planes per stage (row queue or partial-sum buffers)
   long smem_bytes = 0;       ///< dynamic shared memory per block
   double valid_fraction = 1; ///< strip_width*strips / (tile_width*strips) along the fast axis, incl. rounding
   double y_efficiency = 1;   ///< useful stage-rows / computed stage-rows along the streamed axis

@@ -43,31 +43,121 @@ constexpr int kMaxThreads = 256;
 constexpr int kCols = 2;          // CX: adjacent columns per thread
 constexpr int kPrefetchRows = 3;  // input rows in flight per thread (asynchronous copies)
 
-template <class Stencil>
-struct Traits {
+// Compile-time facts of a stencil as the 2-D kernel sees it: offsets along
+// the streamed (slow) and the fast axis, and how neighbouring threads share
+// data through shared memory. (Functions here, constants in Traits below: a
+// class's constexpr functions can only be evaluated once the class is complete.)
+template <class Stencil, bool SlowIs0>
+struct Geometry2D {
   using points = typename Stencil::points;
   static constexpr int R = Stencil::radius;
+  static constexpr int CX = kCols;
+  static constexpr int ds(int p) { return points::offset(p, SlowIs0 ? 0 : 1); }
+  static constexpr int df(int p) { return points::offset(p, SlowIs0 ? 1 : 0); }
+  static constexpr bool own_column(int j) { return j >= 0 && j < CX; }
+
   // Largest |slow offset| among points off the thread's own column.
-  static constexpr int off_column_reach(int slow_axis, int fast_axis) {
+  static constexpr int off_column_reach() {
     int k = 0;
     for (int p = 0; p < points::size; ++p) {
-      if (points::offset(p, fast_axis) != 0) {
-        const int d = points::offset(p, slow_axis);
-        k = (d < 0 ? -d : d) > k ? (d < 0 ? -d : d) : k;
-      }
+      const int d = ds(p) < 0 ? -ds(p) : ds(p);
+      if (df(p) != 0 && d > k) k = d;
     }
     return k;
   }
-  static constexpr int max_depth = R == 1 ? 10 : 6;
-  // Depths compiled (bit d = depth d): the stages of one streamed row form a
-  // single basic block only when the depth is a compile-time constant.
-  static constexpr unsigned depth_mask = R == 1 ? ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 8) | (1u << 10))
-                                                : ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 6));
+  static constexpr bool has_df(int d) {
+    for (int p = 0; p < points::size; ++p)
+      if (df(p) == d) return true;
+    return false;
+  }
+  // Column jp's partial sum for fast offset d serves the cell jp - d: another
+  // thread's when that lies outside this thread's columns.
+  static constexpr bool exported(int d, int jp) { return has_df(d) && !own_column(jp - d); }
+  static constexpr int export_index(int d, int jp) {
+    int e = 0;
+    for (int dd = -R; dd <= R; ++dd)
+      for (int j = 0; j < CX; ++j) {
+        if (dd == d && j == jp) return exported(d, jp) ? e : -1;
+        if (exported(dd, j)) ++e;
+      }
+    return -1;
+  }
+  static constexpr int count_exports() {
+    int e = 0;
+    for (int d = -R; d <= R; ++d)
+      for (int j = 0; j < CX; ++j) e += exported(d, j) ? 1 : 0;
+    return e;
+  }
+  // Shared-memory loads per thread and stage: partial sums (one per
+  // off-thread (cell, d)), or distinct off-thread (column, row) values.
+  static constexpr int loads_per_stage(bool partial_sums) {
+    int n = 0;
+    if (partial_sums) {
+      for (int j = 0; j < CX; ++j)
+        for (int d = -R; d <= R; ++d) n += has_df(d) && !own_column(j + d) ? 1 : 0;
+      return n;
+    }
+    for (int jj = -R; jj < CX + R; ++jj)
+      for (int r = -R; r <= R; ++r) {
+        bool used = false;
+        for (int j = 0; j < CX; ++j)
+          for (int p = 0; p < points::size; ++p) used = used || (j + df(p) == jj && ds(p) == r && !own_column(jj));
+        n += used ? 1 : 0;
+      }
+    return n;
+  }
 };
 
-// Reads of one cell update (column J of the thread): own columns from the
-// register window, the other threads' columns from the shared-memory queue.
-template <class Scalar, int R, int K, int Q, int CX, bool SlowIs0, int J>
+template <class Stencil, bool SlowIs0>
+struct Traits : Geometry2D<Stencil, SlowIs0> {
+  using G = Geometry2D<Stencil, SlowIs0>;
+  static constexpr int W = 2 * G::R + 1;
+  static constexpr int K = G::off_column_reach();
+
+  // Linear stencils whose off-column points span several rows (box-like)
+  // exchange column partial sums instead of rows: the owner of column x sums
+  // c_p * v(y + ds_p, x) over the points of each fast offset d from its
+  // register window, and the cell x - d adds that one number. Neighbours then
+  // need one value per (column, d) of the current row instead of 2K+1 rows of
+  // raw values (j2d25pt: 6 instead of 11 shared accesses per cell update).
+  static constexpr bool partial_sums = Stencil::is_linear && K > 0;
+  static constexpr int exports = G::count_exports();
+
+  // Shared-memory planes of one stage (each nthreads + pads values): two
+  // buffers of exported partial sums, or a queue of 2K+2 rows of every column.
+  static constexpr int planes_per_stage = partial_sums ? 2 * exports : (2 * K + 2) * G::CX;
+  static constexpr int stores_per_stage = partial_sums ? exports : G::CX;
+  static constexpr double smem_accesses_per_cell =
+      static_cast<double>(G::loads_per_stage(partial_sums) + stores_per_stage) / G::CX;
+
+  static constexpr int max_depth = G::R == 1 ? 10 : 6;
+  // Depths compiled (bit d = depth d): the stages of one streamed row form a
+  // single basic block only when the depth is a compile-time constant.
+  static constexpr unsigned depth_mask = G::R == 1 ? ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 8) | (1u << 10))
+                                                   : ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 6));
+};
+
+// The same facts as constants, for device code (which may not call the
+// host-side constexpr functions that compute them).
+template <class Tr, int P>
+struct PointAt {
+  static constexpr int ds = Tr::ds(P);
+  static constexpr int df = Tr::df(P);
+};
+template <class Tr, int D>
+struct HasFastOffset {
+  static constexpr bool value = Tr::has_df(D);
+};
+template <class Tr, int D, int JP>
+struct Export {
+  static constexpr bool exported = Tr::exported(D, JP);
+  static constexpr int index = Tr::export_index(D, JP);
+};
+
+// Reads of one cell update (column J of the thread) in row-exchange mode: own
+// columns from the register window, the other threads' columns from the
+// shared-memory queue.
+template <class Scalar, int R, int K, int CX, bool SlowIs0, int J>
 struct CellAccessor {
   const Scalar (&w)[CX][2 * R + 1];
   const Scalar* q;
@@ -92,6 +182,33 @@ struct CellAccessor {
   }
 };
 
+// Partial-sum mode, from the register window w of one step: the part of cell
+// J's update that reads this thread's own columns ...
+template <class Tr, int J, class Eval, class Scalar>
+__device__ __forceinline__ Scalar own_columns_sum(const Eval& eval, const Scalar (&w)[Tr::CX][Tr::W]) {
+  Scalar a = Scalar(0);
+  static_for<Tr::points::size>([&](auto P_) {
+    constexpr int p = decltype(P_)::value;
+    constexpr int jj = J + PointAt<Tr, p>::df;
+    if constexpr (jj >= 0 && jj < Tr::CX) {
+      a += eval.coefficients[p] * w[jj][Tr::R + PointAt<Tr, p>::ds];
+    }
+  });
+  return a;
+}
+// ... and column JP's partial sum over the points of fast offset D.
+template <class Tr, int D, int JP, class Eval, class Scalar>
+__device__ __forceinline__ Scalar column_partial_sum(const Eval& eval, const Scalar (&w)[Tr::CX][Tr::W]) {
+  Scalar a = Scalar(0);
+  static_for<Tr::points::size>([&](auto P_) {
+    constexpr int p = decltype(P_)::value;
+    if constexpr (PointAt<Tr, p>::df == D) {
+      a += eval.coefficients[p] * w[JP][Tr::R + PointAt<Tr, p>::ds];
+    }
+  });
+  return a;
+}
+
 struct Geometry {
   long src_stride, dst_stride;  // slow strides (elements)
   int ns, nf;                   // extents along the slow and the fast axis
@@ -99,30 +216,33 @@ struct Geometry {
   long rows_per_block;          // run length in the strip-major row list
 };
 
-// MAXT: the depth (time steps per launch) of this instantiation.
-template <class Eval, class Scalar, int R, int K, int MAXT, int CX, bool SlowIs0>
+// T: the depth (time steps per launch) of this instantiation.
+template <class Tr, class Eval, class Scalar, int T, bool SlowIs0>
 __global__ void __launch_bounds__(kMaxThreads, 1)
     ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g) {
-  constexpr int Q = 2 * K + 2;
-  constexpr int W = 2 * R + 1;
+  constexpr int R = Tr::R;
+  constexpr int K = Tr::K;
+  constexpr int CX = Tr::CX;
+  constexpr int W = Tr::W;
+  constexpr bool PS = Tr::partial_sums;
+  constexpr int Q = 2 * K + 2;  // row-exchange queue rows
+  constexpr int E = Tr::exports;
   constexpr int PADM = (R + CX - 1) / CX;
   extern __shared__ __align__(16) unsigned char ebisu2d_smem_raw[];
   Scalar* smem = reinterpret_cast<Scalar*>(ebisu2d_smem_raw);
 
-  constexpr int t = MAXT;  // the depth of this instantiation
   const int m = threadIdx.x;
   const int nthreads = blockDim.x;
-  const int plane = nthreads + 2 * PADM;   // one column plane of one queue row
-  const int row_stride = CX * plane;       // one queue row
-  const int queue_stride = Q * row_stride; // one stage's queue
+  const int plane = nthreads + 2 * PADM;                 // one value per thread, plus pads
+  const int stage_stride = Tr::planes_per_stage * plane;  // one stage's queue or partial-sum buffers
 
-  // Input ring after the queues: kPrefetchRows + 1 rows, each thread's own
+  // Input ring after the stages: kPrefetchRows + 1 rows, each thread's own
   // CX values per row (only the owning thread touches them).
   constexpr int P = kPrefetchRows;
-  Scalar* ring = smem + t * queue_stride;
+  Scalar* ring = smem + T * stage_stride;
 
-  // Zero the queues once (pads are never written again).
-  for (int i = threadIdx.x; i < t * queue_stride; i += nthreads) smem[i] = Scalar(0);
+  // Zero the stage memory once (pads are never written again).
+  for (int i = threadIdx.x; i < T * stage_stride; i += nthreads) smem[i] = Scalar(0);
   __syncthreads();
 
   const long total = static_cast<long>(g.strips) * g.ns;
@@ -138,9 +258,9 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
 
     const int out0 = strip * g.strip_w;
     const int out1 = out0 + g.strip_w < g.nf ? out0 + g.strip_w : g.nf;
-    const int gx0 = out0 - t * R + m * CX;  // global column of this thread's column 0
-    const int y_start = seg0 - t * R > 0 ? seg0 - t * R : 0;
-    const int y_end = seg1 + t * R < g.ns ? seg1 + t * R : g.ns;
+    const int gx0 = out0 - T * R + m * CX;  // global column of this thread's column 0
+    const int y_start = seg0 - T * R > 0 ? seg0 - T * R : 0;
+    const int y_end = seg1 + T * R < g.ns ? seg1 + T * R : g.ns;
 
     bool col_in[CX], col_bnd[CX], col_out[CX];
 #pragma unroll
@@ -151,13 +271,19 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
       col_out[j] = x >= out0 && x < out1;
     }
 
-    Scalar win[MAXT][CX][W];
+    // win[s]: the last W rows of step s at this thread's columns (s = 0: the
+    // input). acc[s]: partial-sum mode, the own-column part of the next
+    // output row of step s + 1.
+    Scalar win[T][CX][W];
+    Scalar acc[T][CX];
 #pragma unroll
-    for (int s = 0; s < MAXT; ++s)
+    for (int s = 0; s < T; ++s)
 #pragma unroll
-      for (int j = 0; j < CX; ++j)
+      for (int j = 0; j < CX; ++j) {
+        acc[s][j] = Scalar(0);
 #pragma unroll
         for (int d = 0; d < W; ++d) win[s][j][d] = Scalar(0);
+      }
 
     const Scalar* src_col = src + gx0;
     auto ring_at = [&](int slot, int j) { return ring + (slot * CX + j) * nthreads + m; };
@@ -171,70 +297,111 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     };
     for (int p = 0; p < P; ++p) request_row(y_start + p, p);
 
-    const int n_iter = seg1 - y_start + t * (R + 1);
+    const int n_iter = seg1 - y_start + T * (R + 1);
 
+    // One loop body for every row, kept compact on purpose: unrolling it W
+    // times (a rotating register window without moves) or adding a
+    // boundary-free copy of the stages both measured 10-40% slower on an
+    // H200 (instruction-cache misses; docs/perf-notes-2d.md, v5).
     for (int it = 0; it < n_iter; ++it) {
-      // Queue offsets of rows c-K..c+K of the previous stage: row c+ds was
-      // written at iteration it-1-(K-ds).
+      // Row exchange: queue offsets of rows c-K..c+K of the previous stage
+      // (row c+ds was written at iteration it-1-(K-ds)). Partial sums: the
+      // buffer written in the previous iteration is read, the other written.
       int slot[2 * K + 1];
 #pragma unroll
-      for (int d = 0; d <= 2 * K; ++d) slot[d] = ((it + Q - 1 - (2 * K - d)) % Q) * row_stride + PADM + m;
-      const int wslot = (it % Q) * row_stride + PADM + m;
+      for (int d = 0; d <= 2 * K; ++d) slot[d] = ((it + Q - 1 - (2 * K - d)) % Q) * CX * plane + PADM + m;
+      const int read_buf = ((it + 1) & 1) * E * plane + PADM + m;
+      const int write_buf = (it & 1) * E * plane + PADM + m;
 
-      // All stages read first, then all stages write: every value a stage
-      // reads (the previous stage's register window and queue rows written in
-      // earlier iterations) predates this row's updates, so computing every
-      // output before the first shared-memory store leaves the compiler free to
-      // interleave the t independent stages (loads may not move above a store
-      // that could alias them).
-      Scalar out[MAXT][CX];
-      static_for<MAXT>([&](auto S_) {
-        constexpr int s = decltype(S_)::value + 1;  // 1 .. MAXT
-        // Always computed (no branch: all stages of the row interleave);
-        // rows outside a stage's useful range only feed rows never stored.
-        const int c = y_start + it - s * (R + 1);
-        const Scalar* q = smem + (s - 1) * queue_stride;
-        const bool row_bnd = c < R || c >= g.ns - R;
-        static_for<CX>([&](auto J_) {
-          constexpr int j = decltype(J_)::value;
-          CellAccessor<Scalar, R, K, Q, CX, SlowIs0, j> acc{win[s - 1], q, slot, plane};
-          const Scalar v = eval(acc);
-          out[s - 1][j] = (row_bnd || col_bnd[j]) ? win[s - 1][j][R] : v;
-        });
-      });
-      static_for<MAXT - 1>([&](auto S_) {
-        constexpr int s = decltype(S_)::value + 1;  // 1 .. MAXT-1; the deepest is stored to dst
+      // Shifts the newest row of step k (its stage output or the input row)
+      // into step k's window, then puts what the next stage needs of it in
+      // shared memory.
+      auto push = [&](auto K_, const auto& row) {  // row: Scalar[CX] (an array parameter here crashes nvcc 13.0's front end)
+        constexpr int k = decltype(K_)::value;
 #pragma unroll
         for (int j = 0; j < CX; ++j) {
 #pragma unroll
-          for (int d = 0; d < W - 1; ++d) win[s][j][d] = win[s][j][d + 1];
-          win[s][j][W - 1] = out[s - 1][j];
-          smem[s * queue_stride + wslot + j * plane] = win[s][j][R + K];
+          for (int d = 0; d < W - 1; ++d) win[k][j][d] = win[k][j][d + 1];
+          win[k][j][W - 1] = row[j];
         }
+        if constexpr (PS) {
+          Scalar* out_buf = smem + k * stage_stride + write_buf;
+          static_for<CX>([&](auto J_) {
+            constexpr int j = decltype(J_)::value;
+            acc[k][j] = own_columns_sum<Tr, j>(eval, win[k]);
+          });
+          static_for<W>([&](auto D_) {
+            constexpr int d = decltype(D_)::value - R;
+            static_for<CX>([&](auto J_) {
+              constexpr int jp = decltype(J_)::value;
+              if constexpr (Export<Tr, d, jp>::exported) {
+                out_buf[Export<Tr, d, jp>::index * plane] = column_partial_sum<Tr, d, jp>(eval, win[k]);
+              }
+            });
+          });
+        } else {
+          const int wslot = (it % Q) * CX * plane + PADM + m;
+#pragma unroll
+          for (int j = 0; j < CX; ++j) smem[k * stage_stride + wslot + j * plane] = win[k][j][R + K];
+        }
+      };
+
+      // All stages read first, then all stages write: every value a stage
+      // reads (the previous stage's register window and shared memory written
+      // in earlier iterations) predates this row's updates, so computing every
+      // output before the first shared-memory store leaves the compiler free to
+      // interleave the t independent stages (loads may not move above a store
+      // that could alias them).
+      Scalar out[T][CX];
+      static_for<T>([&](auto S_) {
+        constexpr int s = decltype(S_)::value + 1;  // 1 .. T
+        // Always computed (no branch: all stages of the row interleave);
+        // rows outside a stage's useful range only feed rows never stored.
+        // Row c is a boundary row when c < R or c >= ns - R.
+        const int c = y_start + it - s * (R + 1);
+        const bool row_bnd = static_cast<unsigned>(c - R) >= static_cast<unsigned>(g.ns - 2 * R);
+        static_for<CX>([&](auto J_) {
+          constexpr int j = decltype(J_)::value;
+          Scalar v;
+          if constexpr (PS) {
+            const Scalar* in_buf = smem + (s - 1) * stage_stride + read_buf;
+            v = acc[s - 1][j];
+            static_for<W>([&](auto D_) {
+              constexpr int d = decltype(D_)::value - R;
+              constexpr int jj = j + d;
+              if constexpr (HasFastOffset<Tr, d>::value && !(jj >= 0 && jj < CX)) {
+                constexpr int mo = jj >= 0 ? jj / CX : -((-jj + CX - 1) / CX);
+                constexpr int jp = jj - mo * CX;
+                v += in_buf[Export<Tr, d, jp>::index * plane + mo];
+              }
+            });
+          } else {
+            const Scalar* q = smem + (s - 1) * stage_stride;
+            CellAccessor<Scalar, R, K, CX, SlowIs0, j> at{win[s - 1], q, slot, plane};
+            v = eval(at);
+          }
+          out[s - 1][j] = (row_bnd || col_bnd[j]) ? win[s - 1][j][R] : v;
+        });
       });
-      Scalar (&last)[CX] = out[MAXT - 1];
+      static_for<T - 1>([&](auto S_) {  // stages 1 .. T-1; the deepest is stored to dst
+        push(std::integral_constant<int, decltype(S_)::value + 1>{}, out[decltype(S_)::value]);
+      });
 
       // Load stage: push input row y_start+it (requested P iterations ago),
-      // store it for stage 1, request row y_start+it+P into the ring slot read
-      // in the previous iteration (the barrier since then ends that read).
+      // request row y_start+it+P into the ring slot read in the previous
+      // iteration (the barrier since then ends that read).
       async_wait<P - 1>();
       Scalar pf[CX];
 #pragma unroll
       for (int j = 0; j < CX; ++j) pf[j] = *ring_at(it % (P + 1), j);
-#pragma unroll
-      for (int j = 0; j < CX; ++j) {
-#pragma unroll
-        for (int d = 0; d < W - 1; ++d) win[0][j][d] = win[0][j][d + 1];
-        win[0][j][W - 1] = pf[j];
-        smem[wslot + j * plane] = win[0][j][R + K];
-      }
+      push(std::integral_constant<int, 0>{}, pf);
       request_row(y_start + it + P, (it + P) % (P + 1));
-      const int c_last = y_start + it - t * (R + 1);
+      const int c_last = y_start + it - T * (R + 1);
       if (c_last >= seg0) {
         Scalar* d = dst + static_cast<long>(c_last) * g.dst_stride + gx0;
 #pragma unroll
         for (int j = 0; j < CX; ++j)
-          if (col_out[j]) d[j] = last[j];
+          if (col_out[j]) d[j] = out[T - 1][j];
       }
       __syncthreads();
     }
@@ -244,11 +411,9 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
 
 template <class Stencil, class Scalar, bool SlowIs0, int Depth>
 struct Kernel {
-  static constexpr int R = Stencil::radius;
-  static constexpr int K = Traits<Stencil>::off_column_reach(SlowIs0 ? 0 : 1, SlowIs0 ? 1 : 0);
-  static constexpr int MAXT = Depth;
+  using Tr = Traits<Stencil, SlowIs0>;
   using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
-  static constexpr auto function() { return &ebisu2d_kernel<Eval, Scalar, R, K, MAXT, kCols, SlowIs0>; }
+  static constexpr auto function() { return &ebisu2d_kernel<Tr, Eval, Scalar, Depth, SlowIs0>; }
 
   static const cudaFuncAttributes& attributes() {
     static const cudaFuncAttributes attr = [] {
@@ -263,7 +428,7 @@ struct Kernel {
 // Calls go(kernel) with the instantiation of depth `depth` (one of Traits::depth_mask).
 template <class Stencil, class Scalar, bool SlowIs0, class Go>
 void dispatch_depth(int depth, Go&& go) {
-  constexpr unsigned mask = Traits<Stencil>::depth_mask;
+  constexpr unsigned mask = Traits<Stencil, SlowIs0>::depth_mask;
   bool done = false;
   auto one = [&](auto D) {
     constexpr int d = decltype(D)::value;
@@ -286,24 +451,25 @@ void dispatch_depth(int depth, Go&& go) {
 }  // namespace ebisu2d
 
 template <class Stencil, class ViewType>
-StencilReport run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+StencilOutcome run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
                             const Stencil& stencil, const ViewType& u, const ViewType& scratch) {
   using Scalar = typename ViewType::non_const_value_type;
   using Layout = typename ViewType::array_layout;
   constexpr bool slow_is_0 = std::is_same_v<Layout, Kokkos::LayoutRight>;
-  using Tr = ebisu2d::Traits<Stencil>;
+  using Tr = ebisu2d::Traits<Stencil, slow_is_0>;
   using K = ebisu2d::Kernel<Stencil, Scalar, slow_is_0, Tr::max_depth>;  // register use of the deepest
   constexpr int R = Stencil::radius;
 
   const Kokkos::Cuda& space = policy.space();
   const int steps = policy.steps();
-  StencilReport report;
+  StencilOutcome outcome;
+  StencilReport& report = outcome.report;
   report.backend = Backend::ebisu;
   report.launches = 0;
   if (steps == 0) {
     report.temporal_depth = 0;
     report.plan = "ebisu-2d: no steps";
-    return report;
+    return outcome;
   }
 
   const int ns = static_cast<int>(u.extent(slow_is_0 ? 0 : 1));
@@ -313,14 +479,16 @@ StencilReport run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos:
 
   const DeviceModel& dev = device_model(space.cuda_device());
   StencilModel sm = stencil_model<Stencil>(static_cast<int>(sizeof(Scalar)));
-  sm.box_like = K::K > 0;
+  sm.box_like = Tr::K > 0;
   KernelLimits2D lim;
   lim.cols_per_thread = ebisu2d::kCols;
   lim.max_threads = ebisu2d::kMaxThreads;
   lim.max_depth = Tr::max_depth;
   lim.depth_mask = Tr::depth_mask;
   lim.regs_per_thread = K::attributes().numRegs;
-  lim.queue_slots = 2 * K::K + 2;
+  lim.queue_slots = 2 * Tr::K + 2;
+  lim.planes_per_stage = Tr::planes_per_stage;
+  lim.smem_accesses_per_cell = Tr::smem_accesses_per_cell;
   lim.prefetch_rows = ebisu2d::kPrefetchRows;
   if (K::attributes().maxThreadsPerBlock < lim.max_threads) lim.max_threads = K::attributes().maxThreadsPerBlock / 32 * 32;
 
@@ -372,8 +540,8 @@ StencilReport run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos:
   };
   for (int i = 0; i < full; ++i) launch(main_plan);
   for (const Plan2D& p : rem_plans) launch(p);
-  if (in_scratch) Kokkos::deep_copy(space, u, scratch);
   Kokkos::Profiling::popRegion();
+  outcome.result_in_scratch = in_scratch;
 
   const double interior = static_cast<double>(ns - 2 * R) * (nf - 2 * R);
   double seconds = full * main_plan.predicted_seconds;
@@ -383,8 +551,9 @@ StencilReport run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos:
   report.plan = main_plan.describe() + "; " + std::to_string(full) + " launch(es) of depth " + std::to_string(depth);
   for (const Plan2D& p : rem_plans) report.plan += " + 1 of depth " + std::to_string(p.depth) + " [" + p.describe() + "]";
   report.plan += "; regs/thread " + std::to_string(K::attributes().numRegs) + " on " + dev.name;
+  if (Tr::partial_sums) report.plan += "; column partial sums exchanged";
   if (knobs.print_plan) std::printf("%s: %s\n", label.c_str(), report.plan.c_str());
-  return report;
+  return outcome;
 }
 
 }  // namespace Cuda
