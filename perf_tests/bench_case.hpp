@@ -279,7 +279,7 @@ CaseResult run_one_case(const std::string& name, const Stencil& stencil, const O
 #endif
     }
   }
-  for (auto& v : make_ebisu_variants(stencil, input, u, scratch, steps)) check_and_time(v);
+  for (auto& v : make_ebisu_variants(stencil, input, u, scratch, steps, o)) check_and_time(v);
 
   // Speedups over the best plain variant (median times).
   if (best >= 0) {

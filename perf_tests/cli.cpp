@@ -33,6 +33,8 @@ const char* usage_text =
     "  --no-spmv            skip the KokkosKernels SpMV variant\n"
     "  --spmv-mem-fraction F  skip SpMV above this fraction of device memory (default 0.6)\n"
     "  --oracle-limit N     serial host check of the reference when cells x T <= N (default 2e7)\n"
+    "  --ebisu-depths a,b   also time Backend::ebisu at these forced depths (DoubleBuffer form)\n"
+    "  --ebisu-threads a,b  threads per block of those runs (default: the model's)\n"
     "  --help\n"
     "Kokkos options (--kokkos-threads=..., --kokkos-device-id=...) are passed to Kokkos.\n";
 
@@ -140,6 +142,9 @@ Options parse_options(int argc, char** argv) {
       o.spmv_memory_fraction = to_double(arg, next());
     } else if (arg == "--oracle-limit") {
       o.oracle_limit = to_long(arg, next(), 0);
+    } else if (arg == "--ebisu-depths" || arg == "--ebisu-threads") {
+      auto& list = arg == "--ebisu-depths" ? o.ebisu_depths : o.ebisu_threads;
+      for (const auto& item : split(next(), ',')) list.push_back(static_cast<int>(to_long(arg, item, 1)));
     } else {
       fail("unknown option '" + arg + "'");
     }

@@ -22,6 +22,8 @@ struct Options {
   bool spmv = true;                   ///< time KokkosKernels SpMV when available
   double spmv_memory_fraction = 0.6;  ///< skip SpMV when the run would need more of the device memory
   long oracle_limit = 20000000;       ///< serial host check of the reference when cells x T <= this
+  std::vector<int> ebisu_depths;      ///< forced-depth EBISU variants (Backend::ebisu, DoubleBuffer)
+  std::vector<int> ebisu_threads;     ///< threads per block of those variants (empty: the model's)
   std::string command_line;
 };
 

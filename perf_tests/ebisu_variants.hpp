@@ -1,51 +1,160 @@
 #ifndef EBISU_BENCH_EBISU_VARIANTS_HPP
 #define EBISU_BENCH_EBISU_VARIANTS_HPP
 
-// EbisuKokkos::parallel_stencil with Backend::automatic and Backend::generic.
-// The timed region is the whole call (frame copy and, for odd T, the copy
-// back into u included): u holds step 0 before and step T after.
+// EbisuKokkos::parallel_stencil variants:
+//  - automatic / generic: the (u, scratch) form; the timed region is the
+//    whole call (frame copy and, when the last launch writes scratch, the
+//    copy back into u included): u holds step 0 before and step T after;
+//  - double-buffer: Backend::automatic on a DoubleBuffer (no copy back);
+//  - other-layout: Backend::automatic on the same memory seen through the
+//    other layout (extents reversed, stencil offsets transposed), to show
+//    that the kernels do not depend on the View's layout;
+//  - ebisu-dD-tN: Backend::ebisu with forced depth / threads (--ebisu-depths,
+//    --ebisu-threads), on a DoubleBuffer: what the model chooses from.
 
+#include "cli.hpp"
 #include "variant.hpp"
 
 #include <ebisu_kokkos/ebisu_kokkos.hpp>
 
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ebisu_bench {
 
+// The same linear stencil with every offset's axes reversed (d0, d1, d2) ->
+// (d_{r-1}, ..., d0), for a View of the other layout over the same memory.
+template <class Stencil>
+struct Transposed {
+  static constexpr int rank = Stencil::rank;
+  static constexpr int reversed(int k, int axis) {
+    return axis < rank ? Stencil::offset(k, rank - 1 - axis) : 0;
+  }
+  static constexpr int index_of(int d0, int d1, int d2) {
+    for (int k = 0; k < Stencil::num_points; ++k)
+      if (Stencil::offset(k, 0) == d0 && Stencil::offset(k, 1) == d1 && Stencil::offset(k, 2) == d2) return k;
+    return -1;
+  }
+  // The shape maps onto itself (true of every preset), so the same type fits.
+  static constexpr bool symmetric() {
+    for (int k = 0; k < Stencil::num_points; ++k)
+      if (index_of(reversed(k, 0), reversed(k, 1), reversed(k, 2)) < 0) return false;
+    return true;
+  }
+  static Stencil of(const Stencil& s) {
+    Kokkos::Array<double, Stencil::num_points> c;
+    for (int k = 0; k < Stencil::num_points; ++k) c[index_of(reversed(k, 0), reversed(k, 1), reversed(k, 2))] = s.coefficient(k);
+    return Stencil(c);
+  }
+};
+
+template <class Stencil>
+constexpr bool transposable() {
+  if constexpr (Stencil::is_linear && Stencil::rank >= 2) {
+    return Transposed<Stencil>::symmetric();
+  } else {
+    return false;
+  }
+}
+
+template <class View>
+auto other_layout_view(const View& v) {
+  using Other = std::conditional_t<std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft>,
+                                   Kokkos::LayoutRight, Kokkos::LayoutLeft>;
+  using O = Kokkos::View<typename View::data_type, Other, typename View::memory_space,
+                         Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  if constexpr (View::rank == 2) {
+    return O(v.data(), v.extent(1), v.extent(0));
+  } else {
+    return O(v.data(), v.extent(2), v.extent(1), v.extent(0));
+  }
+}
+
 template <class Stencil, class View>
 std::vector<Variant> make_ebisu_variants(const Stencil& stencil, const View& input, const View& u,
-                                         const View& scratch, int steps) {
+                                         const View& scratch, int steps, const Options& options) {
   using Space = Kokkos::DefaultExecutionSpace;
+  using Policy = EbisuKokkos::StencilPolicy<Space>;
   constexpr bool available = EbisuKokkos::ebisu_available<Space, Stencil, View>;
   auto reset = [=]() {
     Kokkos::deep_copy(u, input);
     Kokkos::deep_copy(scratch, input);
   };
-  auto output = [=]() -> const void* { return u.data(); };
-
-  std::vector<Variant> variants;
-  for (auto backend : {EbisuKokkos::Backend::automatic, EbisuKokkos::Backend::generic}) {
-    auto report = std::make_shared<EbisuKokkos::StencilReport>();
-    const std::string name = std::string("parallel_stencil:") + EbisuKokkos::to_string(backend);
-    auto run = [=]() {
-      EbisuKokkos::StencilPolicy<Space> policy(Space(), steps);
-      policy.set_backend(backend);
-      *report = EbisuKokkos::parallel_stencil("ebisu_bench", policy, stencil, u, scratch);
-    };
-    auto after_run = [=]() {
+  auto report_params = [](const std::shared_ptr<EbisuKokkos::StencilReport>& report) {
+    return [=]() {
       return std::vector<Param>{text_param("backend", EbisuKokkos::to_string(report->backend)),
                                 number_param("temporal_depth", report->temporal_depth),
                                 number_param("launches", report->launches),
                                 number_param("predicted_gcells_per_s", report->predicted_gcells_per_s),
                                 text_param("plan", report->plan)};
     };
+  };
+  const Param avail = text_param("ebisu_available", available ? "true" : "false");
+
+  std::vector<Variant> variants;
+  for (auto backend : {EbisuKokkos::Backend::automatic, EbisuKokkos::Backend::generic}) {
+    auto report = std::make_shared<EbisuKokkos::StencilReport>();
+    auto run = [=]() {
+      Policy policy(Space(), steps);
+      policy.set_backend(backend);
+      *report = EbisuKokkos::parallel_stencil("ebisu_bench", policy, stencil, u, scratch);
+    };
+    variants.push_back(Variant{std::string("parallel_stencil:") + EbisuKokkos::to_string(backend), "ebisu-kokkos",
+                               {text_param("requested_backend", EbisuKokkos::to_string(backend)), avail}, reset, run,
+                               [=]() -> const void* { return u.data(); }, report_params(report)});
+  }
+
+  // DoubleBuffer runs: the result is wherever the selector points after the run.
+  auto buffers = std::make_shared<EbisuKokkos::DoubleBuffer<View>>();
+  auto reset_buffers = [=]() {
+    reset();
+    *buffers = EbisuKokkos::DoubleBuffer<View>(u, scratch);
+  };
+  auto buffer_output = [=]() -> const void* { return buffers->current().data(); };
+  auto add_double_buffer = [&](const std::string& name, EbisuKokkos::Backend backend, int depth, int threads) {
+    auto report = std::make_shared<EbisuKokkos::StencilReport>();
+    auto run = [=]() {
+      Policy policy(Space(), steps);
+      policy.set_backend(backend).set_temporal_depth(depth).set_threads(threads);
+      *report = EbisuKokkos::parallel_stencil("ebisu_bench", policy, stencil, *buffers);
+    };
     variants.push_back(Variant{name, "ebisu-kokkos",
-                               {text_param("requested_backend", EbisuKokkos::to_string(backend)),
-                                text_param("ebisu_available", available ? "true" : "false")},
-                               reset, run, output, after_run});
+                               {text_param("requested_backend", EbisuKokkos::to_string(backend)), avail,
+                                text_param("api", "DoubleBuffer"), number_param("depth_knob", depth),
+                                number_param("threads_knob", threads)},
+                               reset_buffers, run, buffer_output, report_params(report)});
+  };
+  add_double_buffer("parallel_stencil:double-buffer", EbisuKokkos::Backend::automatic, 0, 0);
+
+  if constexpr (transposable<Stencil>()) {
+    auto report = std::make_shared<EbisuKokkos::StencilReport>();
+    const Stencil transposed = Transposed<Stencil>::of(stencil);
+    auto ou = other_layout_view(u);
+    auto os = other_layout_view(scratch);
+    using O = decltype(ou);
+    auto run = [=]() {
+      Policy policy(Space(), steps);
+      *report = EbisuKokkos::parallel_stencil("ebisu_bench", policy, transposed, ou, os);
+    };
+    variants.push_back(Variant{"parallel_stencil:other-layout", "ebisu-kokkos",
+                               {text_param("requested_backend", "automatic"),
+                                text_param("layout", std::is_same_v<typename O::array_layout, Kokkos::LayoutLeft>
+                                                         ? "LayoutLeft"
+                                                         : "LayoutRight"),
+                                text_param("ebisu_available",
+                                           EbisuKokkos::ebisu_available<Space, Stencil, O> ? "true" : "false")},
+                               reset, run, [=]() -> const void* { return u.data(); }, report_params(report)});
+  }
+
+  if constexpr (available) {
+    const std::vector<int> depths = options.ebisu_depths.empty() ? std::vector<int>{} : options.ebisu_depths;
+    const std::vector<int> threads = options.ebisu_threads.empty() ? std::vector<int>{0} : options.ebisu_threads;
+    for (int d : depths)
+      for (int t : threads)
+        add_double_buffer("ebisu-d" + std::to_string(d) + (t > 0 ? "-t" + std::to_string(t) : ""),
+                          EbisuKokkos::Backend::ebisu, d, t);
   }
   return variants;
 }

@@ -8,6 +8,10 @@
 //  - mdrange-default / mdrange-tile-FxN[xS]: MDRangePolicy over the interior,
 //    iteration order matched to the layout, Kokkos' default tiles or a given
 //    tile (F cells along the contiguous index, N along the next, S the slowest);
+//  - mdrange-coarse4-tile-...: MDRange over the interior with 4 cells per
+//    thread along the slowest index (thread coarsening: 4 independent loads in
+//    flight per thread instead of 1, the usual fix for a memory-bound kernel
+//    with too few bytes in flight);
 //  - range-interior: flattened RangePolicy over the interior cells, index div/mod;
 //  - range-branch: flattened RangePolicy over all cells, boundary cells copied.
 //
@@ -27,6 +31,8 @@ namespace ebisu_bench {
 
 struct FlatInterior {};
 struct FlatBranch {};
+struct Coarse {};
+constexpr int kCoarseCells = 4;  // cells per thread along the slowest index
 
 template <class Points, class Scalar, class View, int Rank, int Radius>
 struct PlainStep {
@@ -108,6 +114,28 @@ struct PlainStep {
   KOKKOS_FORCEINLINE_FUNCTION void operator()(int i0, int i1) const { store(i0, i1, 0, stencil(i0, i1, 0)); }
   KOKKOS_FORCEINLINE_FUNCTION void operator()(int i0, int i1, int i2) const {
     store(i0, i1, i2, stencil(i0, i1, i2));
+  }
+  // MDRange with kCoarseCells cells per thread along the slowest index (its
+  // MDRange index counts groups of cells).
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(Coarse, int i0, int i1) const {
+    constexpr int slow = left ? 1 : 0;
+    int i[2] = {i0, i1};
+    const int first = Radius + kCoarseCells * (i[slow] - Radius);
+#pragma unroll
+    for (int k = 0; k < kCoarseCells; ++k) {
+      i[slow] = first + k;
+      if (i[slow] < ext[slow] - Radius) store(i[0], i[1], 0, stencil(i[0], i[1], 0));
+    }
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(Coarse, int i0, int i1, int i2) const {
+    constexpr int slow = left ? 2 : 0;
+    int i[3] = {i0, i1, i2};
+    const int first = Radius + kCoarseCells * (i[slow] - Radius);
+#pragma unroll
+    for (int k = 0; k < kCoarseCells; ++k) {
+      i[slow] = first + k;
+      if (i[slow] < ext[slow] - Radius) store(i[0], i[1], i[2], stencil(i[0], i[1], i[2]));
+    }
   }
   // Flattened RangePolicy over the interior.
   KOKKOS_FORCEINLINE_FUNCTION void operator()(FlatInterior, int idx) const {
@@ -196,27 +224,51 @@ std::vector<Variant> make_plain_variants(const Stencil& stencil, const View& inp
       tiles.insert(tiles.end(), {{32, 4, 1}, {32, 8, 1}, {64, 4, 1}, {32, 2, 2}});
     }
     if (on_host) tiles.push_back({proto.inner[left ? 0 : rank - 1], 1, 1});  // whole rows: the inner loop vectorizes
-    for (const auto& t : tiles) {
-      typename Policy::point_type begin{}, end{}, tile{};
+    // Interior box; `coarse`: the slowest index counts groups of kCoarseCells.
+    struct Box {
+      typename Policy::point_type begin{}, end{};
+      typename Policy::tile_type tile{};
+      std::string shape = "default";
+    };
+    auto make_box = [&](const std::vector<int>& t, bool coarse) {
+      Box b;
       for (int a = 0; a < rank; ++a) {
-        begin[a] = radius;
-        end[a] = proto.ext[a] - radius;
-        tile[a] = 0;
+        b.begin[a] = radius;
+        b.end[a] = proto.ext[a] - radius;
+        b.tile[a] = 0;
       }
-      std::string name = "mdrange-default", shape = "default";
+      if (coarse) {
+        const int slow = left ? rank - 1 : 0;
+        b.end[slow] = radius + (proto.inner[slow] + kCoarseCells - 1) / kCoarseCells;
+      }
       if (!t.empty()) {
         const int fns[3] = {t[0], t.size() > 1 ? t[1] : 1, t.size() > 2 ? t[2] : 1};
         const auto idx_tile = tile_in_index_order<rank, left>(fns);
-        for (int a = 0; a < rank; ++a) tile[a] = idx_tile[a];
-        shape = std::to_string(fns[0]);
-        for (int a = 1; a < rank; ++a) shape += "x" + std::to_string(fns[a]);
-        name = "mdrange-tile-" + shape;
-        if (on_host && &t == &tiles.back()) name = "mdrange-tile-row";
+        for (int a = 0; a < rank; ++a) b.tile[a] = idx_tile[a];
+        b.shape = std::to_string(fns[0]);
+        for (int a = 1; a < rank; ++a) b.shape += "x" + std::to_string(fns[a]);
       }
-      const Policy policy(Space(), begin, end, tile);
+      return b;
+    };
+    for (const auto& t : tiles) {
+      const Box b = make_box(t, false);
+      std::string name = t.empty() ? "mdrange-default" : "mdrange-tile-" + b.shape;
+      if (on_host && &t == &tiles.back()) name = "mdrange-tile-row";
       add(name, {text_param("policy", "MDRangePolicy"), text_param("iterate", iterate),
-                 text_param("tile_fast_next_slow", shape)},
-          step_loop("ebisu_bench::mdrange", policy));
+                 text_param("tile_fast_next_slow", b.shape)},
+          step_loop("ebisu_bench::mdrange", Policy(Space(), b.begin, b.end, b.tile)));
+    }
+    using CoarsePolicy =
+        Kokkos::MDRangePolicy<Space, Coarse, Kokkos::Rank<rank, order, order>, Kokkos::IndexType<int>>;
+    const std::vector<std::vector<int>> coarse_tiles =
+        rank == 2 ? std::vector<std::vector<int>>{{32, 4}, {64, 2}, {128, 1}}
+                  : std::vector<std::vector<int>>{{32, 4, 1}, {64, 2, 1}};
+    for (const auto& t : coarse_tiles) {
+      const Box b = make_box(t, true);
+      add("mdrange-coarse4-tile-" + b.shape,
+          {text_param("policy", "MDRangePolicy"), text_param("iterate", iterate),
+           text_param("tile_fast_next_slow", b.shape), number_param("cells_per_thread_slowest_index", kCoarseCells)},
+          step_loop("ebisu_bench::mdrange_coarse", CoarsePolicy(Space(), b.begin, b.end, b.tile)));
     }
   }
 

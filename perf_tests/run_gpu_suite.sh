@@ -9,9 +9,8 @@
 #
 # Environment: STEPS (default 120: a multiple of every EBISU depth 12/8/6/5/4,
 # and >= 20 ms per run even for the fastest variant), REPS (default 5).
-# Estimated (not yet measured) 3-5 minutes of GPU time on an H200, SpMV included where int offsets allow.
-# The PNG needs matplotlib (Debian's /usr/bin/python3 has it); where it is
-# missing (e.g. the GPU machine) the plot command is printed to run elsewhere.
+# The PNG needs matplotlib (Debian's python3-matplotlib, or the GPU image's
+# python3); without it the plot command is printed to run elsewhere.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -49,10 +48,18 @@ status=${PIPESTATUS[0]}
 set -e
 echo "run_gpu_suite.sh: ebisu_bench exited $status after $(( $(date +%s) - start )) s; results in $out"
 
-plot=(/usr/bin/python3 "$here/plot_results.py" "$json" --out "$out/ebisu_bench_double.png")
-if [[ -f $json ]] && /usr/bin/python3 -c 'import matplotlib' > /dev/null 2>&1; then
+# The first Python that has matplotlib (Debian's, or the GPU image's python3).
+python=""
+for candidate in /usr/bin/python3 python3; do
+  if command -v "$candidate" > /dev/null 2>&1 && "$candidate" -c 'import matplotlib' > /dev/null 2>&1; then
+    python=$candidate
+    break
+  fi
+done
+plot=("${python:-python3}" "$here/plot_results.py" "$json" --out "$out/ebisu_bench_double.png")
+if [[ -f $json && -n $python ]]; then
   "${plot[@]}"
-  /usr/bin/python3 "$here/plot_results.py" "$json" --all --log --out "$out/ebisu_bench_double_all.png"
+  "$python" "$here/plot_results.py" "$json" --all --log --out "$out/ebisu_bench_double_all.png"
 else
   echo "run_gpu_suite.sh: no matplotlib here; plot elsewhere with: ${plot[*]}"
 fi
