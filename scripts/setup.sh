@@ -87,7 +87,8 @@ EOF
   fi
   log "extracting packages/kokkos and packages/kokkos-kernels"
   rm -rf "$src_root" && mkdir -p "$src_root"
-  top=$(tar -tzf "$tarball" | head -1 | cut -d/ -f1)
+  # (tar is cut off by head: keep pipefail from treating its SIGPIPE as a failure)
+  top=$( (tar -tzf "$tarball" || true) | head -1 | cut -d/ -f1)
   tar -xzf "$tarball" -C "$src_root" --strip-components=1 \
       "$top/packages/kokkos" "$top/packages/kokkos-kernels"
   touch "$src_root/.extracted"
