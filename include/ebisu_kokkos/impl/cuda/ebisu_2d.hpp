@@ -10,13 +10,15 @@
 // ((R+1) rows per stage) the stage before it, so every stage of one streamed
 // row reads only data written before the row's single __syncthreads (lazy
 // streaming). Each thread keeps the last 2R+1 rows of its own columns of every
-// stage in registers (redundant register streaming); the values other threads
-// need (off-column neighbours) go through a per-stage circular queue of Q rows
-// in shared memory, stored column-plane-wise ([col % CX][col / CX]) so that
-// every access is bank-conflict free. Input rows are prefetched one row
-// ahead into registers. The fast axis uses overlapped halos (a tile yields
-// TW - 2 t R valid columns); the grid is persistent: SMs x blocks-per-SM
-// blocks, each streaming an equal run of the strip-major list of rows.
+// stage in registers (redundant register streaming); what other threads need
+// goes through shared memory, one plane per value and thread so that every
+// access is bank-conflict free: the raw off-column neighbours in a per-stage
+// circular queue of 2K+2 rows, or, for linear box-like stencils, one
+// double-buffered partial sum per (fast offset, column) (see Traits). Input
+// rows are prefetched 3 rows ahead with cp.async into a per-thread ring. The
+// fast axis uses overlapped halos (a tile yields TW - 2 t R valid columns);
+// the grid is persistent: SMs x blocks-per-SM blocks, each streaming an equal
+// run of the strip-major list of rows.
 // The plan (depth, tile, grid) comes from performance_model_2d.
 
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
