@@ -4,13 +4,15 @@
 // The generic backend: plain Kokkos on any execution space. One dispatch per
 // time step over the interior only (the Dirichlet frame is copied once, so the
 // step kernel has no boundary branch), iterating along the layout, swapping
-// the two buffers between steps.
+// the two buffers between steps; on GPUs each work item updates 4 cells along
+// the slowest index.
 
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/view_access.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace EbisuKokkos {
@@ -45,6 +47,48 @@ struct StencilStep<Evaluator, InView, OutView, 3> {
   }
 };
 
+// GPU form of the step: each work item updates kCoarseCells cells along the
+// slowest index, so every thread has several independent loads in flight.
+// With one cell per thread a memory-bound step stops at ~75% of the copy
+// bandwidth on an H200 (too few bytes in flight per SM); four reach ~90%.
+constexpr int kCoarseCells = 4;
+
+template <class Evaluator, class InView, class OutView, int Slow, int Rank = view_rank<OutView>>
+struct CoarseStencilStep;
+
+template <class Evaluator, class InView, class OutView, int Slow>
+struct CoarseStencilStep<Evaluator, InView, OutView, Slow, 2> {
+  InView in;
+  OutView out;
+  Evaluator eval;
+  int lo, hi;  // the interior along the slowest index
+  KOKKOS_INLINE_FUNCTION void operator()(int i0, int i1) const {
+    int i[2] = {i0, i1};
+    const int first = lo + kCoarseCells * (i[Slow] - lo);
+#pragma unroll
+    for (int k = 0; k < kCoarseCells; ++k) {
+      i[Slow] = first + k;
+      if (i[Slow] < hi) out(i[0], i[1]) = eval(ViewNeighborAccessor<InView>{in, i[0], i[1]});
+    }
+  }
+};
+template <class Evaluator, class InView, class OutView, int Slow>
+struct CoarseStencilStep<Evaluator, InView, OutView, Slow, 3> {
+  InView in;
+  OutView out;
+  Evaluator eval;
+  int lo, hi;
+  KOKKOS_INLINE_FUNCTION void operator()(int i0, int i1, int i2) const {
+    int i[3] = {i0, i1, i2};
+    const int first = lo + kCoarseCells * (i[Slow] - lo);
+#pragma unroll
+    for (int k = 0; k < kCoarseCells; ++k) {
+      i[Slow] = first + k;
+      if (i[Slow] < hi) out(i[0], i[1], i[2]) = eval(ViewNeighborAccessor<InView>{in, i[0], i[1], i[2]});
+    }
+  }
+};
+
 template <class ExecSpace, class Stencil, class ViewType>
 StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
                           const ViewType& u, const ViewType& scratch) {
@@ -69,16 +113,27 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
     lo[a] = radius;
     hi[a] = static_cast<int>(u.extent(a)) - radius;
   }
-  const auto interior = box_policy<ExecSpace, Layout, rank>(space, lo, hi);
   const auto eval = stencil.template bind<Scalar>();
-  using Step = StencilStep<decltype(eval), ConstView, ViewType>;
-
   copy_frame(space, scratch, u, radius);
   const std::string step_label = "EbisuKokkos::generic::" + label;
   ViewType src = u, dst = scratch;
-  for (int s = 0; s < steps; ++s) {
-    Kokkos::parallel_for(step_label, interior, Step{src, dst, eval});
-    std::swap(src, dst);
+  if constexpr (!runs_on_host<ExecSpace> && rank >= 2) {
+    constexpr int slow = std::is_same_v<Layout, Kokkos::LayoutRight> ? 0 : rank - 1;
+    int groups_hi[3] = {hi[0], hi[1], hi[2]};
+    groups_hi[slow] = lo[slow] + (hi[slow] - lo[slow] + kCoarseCells - 1) / kCoarseCells;
+    const auto groups = box_policy<ExecSpace, Layout, rank>(space, lo, groups_hi);
+    using Step = CoarseStencilStep<decltype(eval), ConstView, ViewType, slow>;
+    for (int s = 0; s < steps; ++s) {
+      Kokkos::parallel_for(step_label, groups, Step{src, dst, eval, lo[slow], hi[slow]});
+      std::swap(src, dst);
+    }
+  } else {
+    const auto interior = box_policy<ExecSpace, Layout, rank>(space, lo, hi);
+    using Step = StencilStep<decltype(eval), ConstView, ViewType>;
+    for (int s = 0; s < steps; ++s) {
+      Kokkos::parallel_for(step_label, interior, Step{src, dst, eval});
+      std::swap(src, dst);
+    }
   }
   outcome.result_in_scratch = steps % 2 == 1;
   return outcome;
