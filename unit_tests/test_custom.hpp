@@ -114,6 +114,39 @@ TEST(TEST_CATEGORY, custom_shape_asymmetric_2d) {
                                             ebisu_test::linear_update(offsets, c), ebisu_test::standard_cases(2, 2));
 }
 
+// Block-size knobs (threads, tile width) on 2-D stencils of radius 1 and 2:
+// whatever block the backend runs (the CUDA radius-1 kernels have a compiled
+// one and say so in the plan), the result is the reference's.
+TEST(TEST_CATEGORY, block_size_knobs_do_not_change_results) {
+  using V = ebisu_test::TestView<double, 2, Kokkos::LayoutLeft, TEST_EXECSPACE>;
+  const ebisu_test::Extents n{300, 41, 1};
+  const int steps = 13;
+  const ebisu_test::Field init = ebisu_test::random_field(n, 99u);
+  auto run = [&](const std::string& name, const auto& stencil, int threads, int tile_width) {
+    using Stencil = std::decay_t<decltype(stencil)>;
+    SCOPED_TRACE(name + ", threads " + std::to_string(threads) + ", tile width " + std::to_string(tile_width));
+    const auto ref = ebisu_test::reference_run(init, 2, Stencil::radius, ebisu_test::update_of(name, stencil), steps);
+    V u = ebisu_test::make_view<V>("u", n);
+    V s = ebisu_test::make_view<V>("scratch", n);
+    ebisu_test::upload(u, init);
+    ebisu_test::poison(s);
+    EbisuKokkos::StencilPolicy<TEST_EXECSPACE> policy(TEST_EXECSPACE(), steps);
+    policy.set_threads(threads).set_tile_width(tile_width).set_temporal_depth(4);
+    const auto report = EbisuKokkos::parallel_stencil(name, policy, stencil, u, s);
+    Kokkos::fence();
+    EXPECT_LE(ebisu_test::relative_error(ebisu_test::download(u), ref), ebisu_test::tolerance<double>());
+    if (report.backend == EbisuKokkos::Backend::ebisu && Stencil::radius == 1 && threads > 0 && threads != 128) {
+      EXPECT_NE(report.plan.find("knob ignored"), std::string::npos) << report.plan;
+    }
+  };
+  for (int threads : {0, 64, 256}) {
+    for (int tile_width : {0, 100}) {
+      run("j2d5pt", EbisuKokkos::presets::j2d5pt(), threads, tile_width);
+      run("j2d9pt", EbisuKokkos::presets::j2d9pt(), threads, tile_width);
+    }
+  }
+}
+
 TEST(TEST_CATEGORY, functor_nonlinear_2d) { ebisu_test::run_nonlinear_2d<TEST_EXECSPACE>(); }
 TEST(TEST_CATEGORY, functor_radius2_float_2d) { ebisu_test::run_functor_radius2_2d<TEST_EXECSPACE>(); }
 TEST(TEST_CATEGORY, functor_nonlinear_3d) { ebisu_test::run_nonlinear_3d<TEST_EXECSPACE>(); }

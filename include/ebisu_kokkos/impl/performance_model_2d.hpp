@@ -31,6 +31,7 @@ struct KernelLimits2D {
   int max_threads = 256;     ///< __launch_bounds__ of the kernel
   int max_depth = 12;        ///< register windows compiled in (runtime depth <= this)
   int regs_per_thread = 0;   ///< 0: estimated from the stencil
+  int regs_by_depth[16] = {};  ///< registers of the depth-d instantiation (0: regs_per_thread)
   int queue_slots = 0;       ///< rows per stage queue in shared memory; 0: 2k+2 from the stencil
   int planes_per_stage = 0;  ///< shared-memory planes (threads + pads values) per stage; 0: queue_slots * cols
   double smem_accesses_per_cell = 0;  ///< the kernel's exact a_sm; 0: estimated from the stencil

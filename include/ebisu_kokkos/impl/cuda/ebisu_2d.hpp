@@ -133,6 +133,13 @@ struct Traits : Geometry2D<Stencil, SlowIs0> {
       static_cast<double>(G::loads_per_stage(partial_sums) + stores_per_stage) / G::CX;
 
   static constexpr int max_depth = G::R == 1 ? 10 : 6;
+  // Radius-1 kernels are compiled for blocks of 128 threads (0: the block
+  // size is a launch parameter): the shared-memory plane pitch is then a
+  // constant and every exchange address an immediate offset (~40 fewer
+  // instructions per row), and depths <= 8 fit three blocks per SM. 128 is
+  // what the model picks for every radius-1 preset (H200, docs/perf-notes-2d.md v6).
+  static constexpr int block_threads = G::R == 1 ? 128 : 0;
+  static constexpr int launch_threads(int requested) { return block_threads > 0 ? block_threads : requested; }
   // Depths compiled (bit d = depth d): the stages of one streamed row form a
   // single basic block only when the depth is a compile-time constant.
   static constexpr unsigned depth_mask = G::R == 1 ? ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 8) | (1u << 10))
@@ -220,7 +227,8 @@ struct Geometry {
 
 // T: the depth (time steps per launch) of this instantiation.
 template <class Tr, class Eval, class Scalar, int T, bool SlowIs0>
-__global__ void __launch_bounds__(kMaxThreads, 1)
+__global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kMaxThreads,
+                                  Tr::block_threads > 0 && T <= 8 ? 3 : 1)
     ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g) {
   constexpr int R = Tr::R;
   constexpr int K = Tr::K;
@@ -234,7 +242,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   Scalar* smem = reinterpret_cast<Scalar*>(ebisu2d_smem_raw);
 
   const int m = threadIdx.x;
-  const int nthreads = blockDim.x;
+  const int nthreads = Tr::block_threads > 0 ? Tr::block_threads : static_cast<int>(blockDim.x);
   const int plane = nthreads + 2 * PADM;                 // one value per thread, plus pads
   const int stage_stride = Tr::planes_per_stage * plane;  // one stage's queue or partial-sum buffers
 
@@ -413,6 +421,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
 
 template <class Stencil, class Scalar, bool SlowIs0, int Depth>
 struct Kernel {
+  static constexpr int depth = Depth;
   using Tr = Traits<Stencil, SlowIs0>;
   using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
   static constexpr auto function() { return &ebisu2d_kernel<Tr, Eval, Scalar, Depth, SlowIs0>; }
@@ -427,7 +436,8 @@ struct Kernel {
   }
 };
 
-// Calls go(kernel) with the instantiation of depth `depth` (one of Traits::depth_mask).
+// Calls go(Kernel<..., depth>{}) for the instantiation of depth `depth` (one
+// of Traits::depth_mask), or for every compiled depth when `depth` is 0.
 template <class Stencil, class Scalar, bool SlowIs0, class Go>
 void dispatch_depth(int depth, Go&& go) {
   constexpr unsigned mask = Traits<Stencil, SlowIs0>::depth_mask;
@@ -435,8 +445,8 @@ void dispatch_depth(int depth, Go&& go) {
   auto one = [&](auto D) {
     constexpr int d = decltype(D)::value;
     if constexpr (((mask >> d) & 1u) != 0) {
-      if (depth == d) {
-        go(Kernel<Stencil, Scalar, SlowIs0, d>::function());
+      if (depth == d || depth == 0) {
+        go(Kernel<Stencil, Scalar, SlowIs0, d>{});
         done = true;
       }
     }
@@ -484,17 +494,34 @@ StencilOutcome run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos
   sm.box_like = Tr::K > 0;
   KernelLimits2D lim;
   lim.cols_per_thread = ebisu2d::kCols;
-  lim.max_threads = ebisu2d::kMaxThreads;
+  lim.max_threads = Tr::launch_threads(ebisu2d::kMaxThreads);
   lim.max_depth = Tr::max_depth;
   lim.depth_mask = Tr::depth_mask;
   lim.regs_per_thread = K::attributes().numRegs;
+  // Fixed-block kernels: blocks per SM follow the registers of the depth that
+  // runs (their launch bounds make room for three at depth <= 8). The others
+  // keep the deepest one's count, as in the model's calibration: extra blocks
+  // of the runtime-sized radius-2 kernels measured slower, not faster (H200:
+  // j2d9pt depth 4 at 3/SM 547 vs depth 6 at 2/SM 565 GCells/s; j2d25pt
+  // depth 2 at 4/SM 267 vs depth 4 at 3/SM 312).
+  if constexpr (Tr::block_threads > 0) {
+    ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(0, [&](auto kernel) {
+      lim.regs_by_depth[decltype(kernel)::depth] = kernel.attributes().numRegs;
+    });
+  }
   lim.queue_slots = 2 * Tr::K + 2;
   lim.planes_per_stage = Tr::planes_per_stage;
   lim.smem_accesses_per_cell = Tr::smem_accesses_per_cell;
   lim.prefetch_rows = ebisu2d::kPrefetchRows;
   if (K::attributes().maxThreadsPerBlock < lim.max_threads) lim.max_threads = K::attributes().maxThreadsPerBlock / 32 * 32;
 
-  const TuningKnobs& knobs = policy.knobs();
+  TuningKnobs knobs = policy.knobs();
+  const bool fixed_block = Tr::block_threads > 0 && (knobs.threads > 0 || knobs.tile_width > 0) &&
+                           knobs.threads != Tr::block_threads && knobs.tile_width != Tr::block_threads * Tr::CX;
+  if (Tr::block_threads > 0) {  // the threads / tile-width knobs cannot change a compiled block size
+    knobs.threads = Tr::block_threads;
+    knobs.tile_width = 0;
+  }
   const Plan2D main_plan = choose_plan_2d(dev, sm, ns, nf, steps, knobs, lim);
   const int depth = main_plan.depth;
   const int full = steps / depth;
@@ -526,10 +553,10 @@ StencilOutcome run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos
     g.strip_w = p.strip_width;
     g.rows_per_block = p.rows_per_block;
     auto go = [&](auto kernel) {
-      EBISU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      EBISU_CUDA_CHECK(cudaFuncSetAttribute(kernel.function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(p.smem_bytes)),
                        "ebisu2d_kernel");
-      kernel<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, src, dst, g);
+      kernel.function()<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, src, dst, g);
       EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu2d_kernel");
     };
     ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(p.depth, go);
@@ -552,7 +579,13 @@ StencilOutcome run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos
   report.predicted_gcells_per_s = seconds > 0 ? interior * steps / seconds * 1e-9 : 0;
   report.plan = main_plan.describe() + "; " + std::to_string(full) + " launch(es) of depth " + std::to_string(depth);
   for (const Plan2D& p : rem_plans) report.plan += " + 1 of depth " + std::to_string(p.depth) + " [" + p.describe() + "]";
-  report.plan += "; regs/thread " + std::to_string(K::attributes().numRegs) + " on " + dev.name;
+  int depth_regs = K::attributes().numRegs;
+  ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(depth, [&](auto kernel) { depth_regs = kernel.attributes().numRegs; });
+  report.plan += "; regs/thread " + std::to_string(depth_regs) + " on " + dev.name;
+  if (fixed_block) {
+    report.plan += "; threads/tile_width knob ignored (radius-1 kernels are compiled for " +
+                   std::to_string(Tr::block_threads) + "-thread blocks)";
+  }
   if (Tr::partial_sums) report.plan += "; column partial sums exchanged";
   if (knobs.print_plan) std::printf("%s: %s\n", label.c_str(), report.plan.c_str());
   return outcome;
