@@ -25,6 +25,9 @@ static_assert(Tr<Gol>::partial_sums && Tr<Gol>::exports == 2 && Tr<Gol>::smem_ac
 static_assert(Tr<J2d25>::partial_sums && Tr<J2d25>::exports == 6 && Tr<J2d25>::smem_accesses_per_cell == 6.0);
 // The same in LayoutLeft (slow axis = View index 1).
 static_assert(Tr<J2d25, false>::exports == 6 && Tr<Gol, false>::smem_accesses_per_cell == 2.0);
+// Radius-1 kernels have a compiled 128-thread block; radius 2 takes it from the launch.
+static_assert(Tr<J2d5>::block_threads == 128 && Tr<Gol>::block_threads == 128 && Tr<J2d9>::block_threads == 0 &&
+              Tr<J2d25>::launch_threads(256) == 256 && Tr<J2d5>::launch_threads(256) == 128);
 // Column 0 sends right-going sums (d = 1, 2) and d = -2; column 1 the mirror image.
 static_assert(Tr<J2d25>::export_index(1, 0) >= 0 && Tr<J2d25>::export_index(2, 0) >= 0 &&
               Tr<J2d25>::export_index(-2, 0) >= 0 && Tr<J2d25>::export_index(-1, 0) < 0 &&
