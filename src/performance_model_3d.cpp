@@ -239,7 +239,7 @@ double sm_accesses_per_cell(const StencilModel& s, int cells_y) {
 }
 }  // namespace
 
-SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes) {
+SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes, int export_planes) {
   SmTileShape3D s;
   s.depth = depth;
   s.cells_y = sm3d_cells_y(depth, radius, zreach);
@@ -249,8 +249,13 @@ SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_byt
   s.tile_y = s.threads_y * s.cells_y;
   s.queue_planes = 2 * zreach + 2;
   const long plane = (s.tile_x + 2L * radius) * (s.tile_y + 2L * radius);
-  s.smem_bytes = (static_cast<long>(depth) * s.queue_planes * plane +
-                  static_cast<long>(sm3d_prefetch + 1) * s.cells_y * sm3d_threads) *
+  s.export_planes = export_planes;
+  // Partial sums: the raw queue holds 2r edge rows per thread row (+ pads).
+  const long raw_plane =
+      export_planes > 0 ? (s.threads_y + 2L) * 2 * radius * (s.tile_x + 2L * radius) : plane;
+  const int prefetch = export_planes > 0 ? sm3d_prefetch_partial_sums : sm3d_prefetch;
+  s.smem_bytes = (static_cast<long>(depth) * (s.queue_planes * raw_plane + export_planes * plane) +
+                  static_cast<long>(prefetch + 1) * s.cells_y * sm3d_threads) *
                  scalar_bytes;
   s.blocks_per_sm = 1;
   return s;
@@ -269,7 +274,9 @@ double predict_sm_launch_seconds_3d(const DeviceModel& d, const StencilModel& s,
   const int warps = sm3d_threads / 32;
   const double cell_levels = static_cast<double>(t) * sh.cells_y;  // per thread per iteration
   const double wave = std::max(1.0, 32.0 * s.scalar_bytes / 128.0);
-  const double smem = warps * cell_levels * sm_accesses_per_cell(s, sh.cells_y) * wave * kSmWaveCycles;
+  const double accesses =
+      sh.smem_accesses_per_cell > 0 ? sh.smem_accesses_per_cell : sm_accesses_per_cell(s, sh.cells_y);
+  const double smem = warps * cell_levels * accesses * wave * kSmWaveCycles;
   const double window_regs = static_cast<double>(t) * (2 * r + 1) * sh.cells_y * s.scalar_bytes / 4.0;
   const double iter_cycles = (smem + kSmIterCycles) * std::max(1, sh.blocks_per_sm) *
                              (window_regs > 64 ? kSmRegisterPenalty : 1.0);
@@ -297,7 +304,13 @@ PlanSM3D choose_plan_3d_sm(const DeviceModel& d, const StencilModel& s, long nz,
   };
   double best_time = -1;
   int dlo = 1, dhi = std::min(max_depth, T);
-  if (knobs.temporal_depth > 0) dlo = dhi = std::min({knobs.temporal_depth, max_depth, T});
+  if (knobs.temporal_depth > 0) {
+    // The deepest depth that fits, not above the knob (the partial-sum
+    // kernels, for one, do not fit depth 4 in shared memory).
+    int t = std::min({knobs.temporal_depth, max_depth, T});
+    while (t > 1 && !usable(t)) --t;
+    dlo = dhi = t;
+  }
   for (int t = dlo; t <= dhi; ++t) {
     if (!usable(t)) continue;
     const int full = T / t, rem = T % t;

@@ -124,6 +124,25 @@ TEST(PerformanceModel3DSm, ShapesFitSharedMemoryAndRegisters) {
           EXPECT_GT(s.tile_y, 2 * t * r);
           EXPECT_EQ(s.queue_planes, 2 * k + 2);
         }
+  // Partial-sum mode (radius-1 box-like stencils: two x-offset planes, a
+  // compact edge-row queue, a shorter prefetch ring): depth 2 keeps the
+  // 64 x 32 tile of the row-queue kernel and still fits one block; depth 4
+  // does not fit (fp64), and a depth knob of 4 gets the deepest that does.
+  SmTileShape3D ps[5];
+  for (int t = 1; t <= 4; ++t) {
+    ps[t] = sm_tile_shape_3d(t, 1, 1, 8, 2);
+    EXPECT_EQ(ps[t].export_planes, 2);
+    EXPECT_EQ(ps[t].tile_x, sm_tile_shape_3d(t, 1, 1, 8).tile_x);
+    if (t <= 3) EXPECT_LE(ps[t].smem_bytes, d.smem_per_block_bytes) << "partial sums, depth " << t;
+    if (t <= 2) EXPECT_EQ(ps[t].tile_x * ps[t].tile_y, 64 * 32);
+  }
+  EXPECT_GT(ps[4].smem_bytes, d.smem_per_block_bytes);
+  TuningKnobs deep;
+  deep.temporal_depth = 4;
+  const PlanSM3D p = choose_plan_3d_sm(d, stencil_model<EbisuKokkos::LinearStencil<3, 1, EbisuKokkos::BoxShape>>(8),
+                                       2560, 288, 384, 40, deep, ps, 4);
+  EXPECT_TRUE(p.valid);
+  EXPECT_EQ(p.depth, 3);
   // The compile-time shape and the host function agree.
   EXPECT_EQ((Sm3dShape<3, 1, 0>::cells_y), sm3d_cells_y(3, 1, 0));
   EXPECT_EQ((Sm3dShape<3, 1, 1>::cells_y), sm3d_cells_y(3, 1, 1));

@@ -102,6 +102,7 @@ constexpr int sm3d_cells_y(int depth, int radius, int zreach) {
 }
 constexpr int sm3d_threads = 512;
 constexpr int sm3d_prefetch = 4;  ///< input planes in flight (cp.async ring of prefetch+1 planes)
+constexpr int sm3d_prefetch_partial_sums = 3;  ///< the same for kernels exchanging partial sums (less room)
 /// Deepest compiled depth for a radius.
 constexpr int sm3d_max_depth(int radius) { return radius == 1 ? 4 : 2; }
 
@@ -110,12 +111,16 @@ struct SmTileShape3D {
   int threads_x = 0, threads_y = 0, cells_y = 1;
   int tile_x = 0, tile_y = 0;  ///< cells of one tile incl. the overlapped halo (depth*r each side)
   int queue_planes = 2;        ///< shared-memory queue slots per level (2K+2)
+  int export_planes = 0;       ///< partial-sum planes per level (one per x offset; 0: row-queue mode)
+  double smem_accesses_per_cell = 0;  ///< the kernel's exact count (partial-sum mode); 0: estimated
   long smem_bytes = 0;
   int blocks_per_sm = 1;       ///< co-resident blocks (the kernel side fills it from the occupancy API)
 };
 
 /// The shape the kernel compiles for (depth, radius, z reach K of the off-column points).
-SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes);
+/// export_planes: partial-sum planes per level (one per x offset of the stencil), 0 in row-queue mode;
+/// with partial sums the row queue keeps only each thread row's 2r edge cells.
+SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes, int export_planes = 0);
 
 struct PlanSM3D {
   bool valid = false;
