@@ -33,11 +33,11 @@ for t in unit_cuda:ebisu_unit_tests_cuda unit_serial:ebisu_unit_tests_serial uni
 done
 # The sanitizers slow kernels down 10-100x: the small cases of one star and
 # one box stencil per rank, radius 1 and 2, and a user functor (memcheck);
-# racecheck, ~100x slower, takes the 2-D exchange modes (row queue: j2d5pt,
-# functor; partial sums: j2d9pt-gol, j2d25pt) unless RACECHECK_FILTER says
-# (set but empty: no racecheck).
-filter='cuda.preset_j2d5pt:cuda.preset_j2d25pt:cuda.preset_j2d9pt_gol:cuda.preset_j3d7pt:cuda.preset_j3d13pt:cuda.functor_nonlinear_2d:cuda.functor_nonlinear_3d'
-race_filter=${RACECHECK_FILTER-cuda.preset_j2d5pt:cuda.preset_j2d25pt:cuda.preset_j2d9pt_gol:cuda.functor_nonlinear_2d}
+# racecheck, ~100x slower, takes the exchange modes (2-D row queue: j2d5pt,
+# functor; 2-D partial sums: j2d9pt-gol, j2d25pt; 3-D partial sums: poisson)
+# unless RACECHECK_FILTER says (set but empty: no racecheck).
+filter='cuda.preset_j2d5pt:cuda.preset_j2d25pt:cuda.preset_j2d9pt_gol:cuda.preset_j3d7pt:cuda.preset_j3d13pt:cuda.preset_poisson:cuda.preset_j3d27pt:cuda.functor_nonlinear_2d:cuda.functor_nonlinear_3d'
+race_filter=${RACECHECK_FILTER-cuda.preset_j2d5pt:cuda.preset_j2d25pt:cuda.preset_j2d9pt_gol:cuda.preset_poisson:cuda.functor_nonlinear_2d}
 step memcheck env EBISU_TEST_QUICK=1 timeout 300 compute-sanitizer --tool memcheck --error-exitcode 1 \
   "$bin/ebisu_unit_tests_cuda" --gtest_filter="$filter"
 if [ -n "$race_filter" ]; then
