@@ -36,14 +36,18 @@ done
 # racecheck, ~100x slower, takes the exchange modes (2-D row queue: j2d5pt,
 # functor; 2-D partial sums: j2d9pt-gol, j2d25pt; 3-D partial sums: poisson)
 # unless RACECHECK_FILTER says (set but empty: no racecheck).
-filter='cuda.preset_j2d5pt:cuda.preset_j2d25pt:cuda.preset_j2d9pt_gol:cuda.preset_j3d7pt:cuda.preset_j3d13pt:cuda.preset_poisson:cuda.preset_j3d27pt:cuda.functor_nonlinear_2d:cuda.functor_nonlinear_3d'
-race_filter=${RACECHECK_FILTER-cuda.preset_j2d5pt:cuda.preset_j2d25pt:cuda.preset_j2d9pt_gol:cuda.preset_poisson:cuda.functor_nonlinear_2d}
+dt='cuda.device_tiling_split_domains_2d:cuda.device_tiling_split_domains_3d:cuda.device_tiling_split_domains_functor'
+filter='cuda.device_tiling_*:cuda.preset_j2d5pt:cuda.preset_j2d25pt:cuda.preset_j2d9pt_gol:cuda.preset_j3d7pt:cuda.preset_j3d13pt:cuda.preset_poisson:cuda.preset_j3d27pt:cuda.functor_nonlinear_2d:cuda.functor_nonlinear_3d'
+race_filter=${RACECHECK_FILTER-$dt:cuda.preset_j2d5pt:cuda.preset_j2d25pt:cuda.preset_j2d9pt_gol:cuda.preset_poisson:cuda.functor_nonlinear_2d}
 step memcheck env EBISU_TEST_QUICK=1 timeout 300 compute-sanitizer --tool memcheck --error-exitcode 1 \
   "$bin/ebisu_unit_tests_cuda" --gtest_filter="$filter"
 if [ -n "$race_filter" ]; then
   step racecheck env EBISU_TEST_QUICK=1 timeout 400 compute-sanitizer --tool racecheck --error-exitcode 1 \
     "$bin/ebisu_unit_tests_cuda" --gtest_filter="$race_filter"
 fi
+# synccheck: the device-tiling kernel's block barriers and grid barrier.
+step synccheck env EBISU_TEST_QUICK=1 timeout 300 compute-sanitizer --tool synccheck --error-exitcode 1 \
+  "$bin/ebisu_unit_tests_cuda" --gtest_filter="$dt"
 step heat2d "$bin/heat2d" --size 9600 --steps 20000 --output "$out/heat2d.png"
 echo "gpu_tests.sh: $([ $failed = 0 ] && echo all steps passed || echo SOME STEPS FAILED)"
 exit $failed

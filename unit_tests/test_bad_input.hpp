@@ -76,10 +76,15 @@ TEST(TEST_CATEGORY, rejects_radius_too_large_for_domain) {
 }
 
 TEST(TEST_CATEGORY, rejects_unallocated_views) {
-  View2 u = random_view("u", 8, 8, 6), empty;
+  View2 u = random_view("u", 8, 8, 6);
+  View2 empty = EbisuKokkos::Impl::unallocated_view<View2>();  // View2() (see impl/compat.hpp)
   expect_rejected(
       [&] { EbisuKokkos::parallel_stencil("empty", EbisuKokkos::StencilPolicy<Space>(1), EbisuKokkos::presets::j2d5pt(), u, empty); },
       u, "scratch is not allocated");
+  EbisuKokkos::DoubleBuffer<View2> unset;  // default-constructed: two unallocated Views
+  expect_rejected(
+      [&] { EbisuKokkos::parallel_stencil("unset", EbisuKokkos::StencilPolicy<Space>(1), EbisuKokkos::presets::j2d5pt(), unset); },
+      u, "u is not allocated");
 }
 
 TEST(TEST_CATEGORY, rejects_wrong_number_of_coefficients) {
@@ -133,8 +138,20 @@ TEST(TEST_CATEGORY, report_names_the_backend_and_plan) {
   EbisuKokkos::StencilPolicy<Space> policy(Space(), 10);
   const auto report = EbisuKokkos::parallel_stencil("report", policy, stencil, u, s);
   Kokkos::fence();
-  if (EbisuKokkos::ebisu_available<Space, Stencil, View2>) {
-    EXPECT_EQ(report.backend, EbisuKokkos::Backend::ebisu);
+  if (EbisuKokkos::ebisu_available<Space, Stencil, View2> && EbisuKokkos::Impl::runs_on_host<Space>) {
+    // Two 64^2 fields fit in any core's L2: automatic keeps the plain path and says why ...
+    EXPECT_EQ(report.backend, EbisuKokkos::Backend::generic) << report.plan;
+    EXPECT_NE(report.plan.find("host blocking not used"), std::string::npos) << report.plan;
+    // ... and Backend::ebisu blocks: one parallel dispatch per `depth` steps.
+    policy.set_backend(EbisuKokkos::Backend::ebisu);
+    const auto forced = EbisuKokkos::parallel_stencil("report", policy, stencil, u, s);
+    Kokkos::fence();
+    EXPECT_EQ(forced.backend, EbisuKokkos::Backend::ebisu) << forced.plan;
+    EXPECT_GE(forced.temporal_depth, 2);
+    EXPECT_EQ(forced.launches, (10 + forced.temporal_depth - 1) / forced.temporal_depth) << forced.plan;
+    EXPECT_NE(forced.plan.find("host temporal blocking"), std::string::npos) << forced.plan;
+  } else if (EbisuKokkos::ebisu_available<Space, Stencil, View2>) {
+    EXPECT_EQ(report.backend, EbisuKokkos::Backend::ebisu) << report.plan;
     EXPECT_GE(report.temporal_depth, 1);
     EXPECT_GT(report.predicted_gcells_per_s, 0.0);
   } else {

@@ -13,7 +13,8 @@ namespace EbisuKokkos {
 enum class Backend {
   automatic,  ///< the fastest available backend for this space, rank, scalar and layout
   generic,    ///< plain Kokkos, one dispatch per time step (every execution space)
-  ebisu       ///< EBISU temporal-blocking kernels (Kokkos::Cuda); an error where unavailable
+  ebisu       ///< temporal blocking forced: the EBISU kernels on Kokkos::Cuda, the blocked host path on host
+              ///< spaces (rank 2 and 3); an error where unavailable (e.g. 1-D)
 };
 
 inline const char* to_string(Backend b) {
@@ -25,6 +26,23 @@ inline const char* to_string(Backend b) {
   return "?";
 }
 
+/// How the EBISU backend organises a run (Backend::ebisu / automatic on CUDA).
+enum class Strategy {
+  automatic,      ///< the performance model picks (and may route to the generic path)
+  sm_tiling,      ///< one launch per `depth` steps; each block streams a strip through its SM (large domains)
+  device_tiling   ///< one persistent cooperative launch; the domain stays on chip, blocks exchange halos
+                  ///< through L2 every `depth` steps (small and medium domains)
+};
+
+inline const char* to_string(Strategy s) {
+  switch (s) {
+    case Strategy::automatic: return "automatic";
+    case Strategy::sm_tiling: return "sm-tiling";
+    case Strategy::device_tiling: return "device-tiling";
+  }
+  return "?";
+}
+
 /// Tuning knobs; 0 means "let the model choose".
 struct TuningKnobs {
   int temporal_depth = 0;  ///< time steps fused per launch (EBISU backend)
@@ -32,6 +50,7 @@ struct TuningKnobs {
   int tile_height = 0;     ///< cells along the middle axis per thread-block tile (3-D EBISU backend)
   int threads = 0;         ///< threads per block (EBISU backend)
   bool print_plan = false; ///< print the chosen plan and its predicted GCells/s to stdout
+  Strategy strategy = Strategy::automatic;  ///< EBISU strategy (forcing one that cannot run falls back, saying why)
 };
 
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
@@ -53,6 +72,7 @@ class StencilPolicy {
   StencilPolicy& set_tile_height(int h) { m_knobs.tile_height = h; return *this; }
   StencilPolicy& set_threads(int n) { m_knobs.threads = n; return *this; }
   StencilPolicy& set_print_plan(bool p) { m_knobs.print_plan = p; return *this; }
+  StencilPolicy& set_strategy(Strategy s) { m_knobs.strategy = s; return *this; }
 
  private:
   ExecSpace m_space;
@@ -68,6 +88,7 @@ struct StencilReport {
   int temporal_depth = 1;  ///< steps per launch
   int launches = 0;        ///< kernel launches for the stencil steps
   double predicted_gcells_per_s = 0;  ///< model prediction (EBISU backend), 0 if none
+  Strategy strategy = Strategy::automatic;  ///< the EBISU strategy that ran (automatic: none, generic path)
   std::string plan;        ///< human-readable plan
 };
 

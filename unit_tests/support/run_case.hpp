@@ -53,11 +53,30 @@ inline std::vector<Case> standard_cases(int rank, int radius) {
   return quick;
 }
 
+// A backend and, for Backend::ebisu, the strategy forced.
+struct Mode {
+  EbisuKokkos::Backend backend;
+  EbisuKokkos::Strategy strategy = EbisuKokkos::Strategy::automatic;
+  std::string name() const {
+    return std::string(EbisuKokkos::to_string(backend)) +
+           (backend == EbisuKokkos::Backend::ebisu ? std::string("/") + EbisuKokkos::to_string(strategy) : "");
+  }
+};
+
+// Every mode the execution space offers: where the EBISU kernels exist, each
+// of their strategies forced, so no strategy hides behind the model's choice.
+// (Host spaces have one blocked path, not strategies.)
 template <class Space>
-std::vector<EbisuKokkos::Backend> backends_to_test(bool ebisu_available) {
-  std::vector<EbisuKokkos::Backend> b{EbisuKokkos::Backend::automatic, EbisuKokkos::Backend::generic};
-  if (ebisu_available) b.push_back(EbisuKokkos::Backend::ebisu);
-  return b;
+std::vector<Mode> modes_to_test(bool ebisu_available) {
+  using EbisuKokkos::Backend;
+  using EbisuKokkos::Strategy;
+  std::vector<Mode> m{{Backend::automatic}, {Backend::generic}};
+  if (ebisu_available && EbisuKokkos::Impl::runs_on_host<Space>) m.push_back({Backend::ebisu});
+  if (ebisu_available && !EbisuKokkos::Impl::runs_on_host<Space>) {
+    m.push_back({Backend::ebisu, Strategy::sm_tiling});
+    m.push_back({Backend::ebisu, Strategy::device_tiling});
+  }
+  return m;
 }
 
 // One precision and layout, every case and backend.
@@ -67,9 +86,10 @@ void run_cases(const std::string& name, const Stencil& stencil, const std::vecto
   constexpr int rank = Stencil::rank;
   using V = TestView<Scalar, rank, Layout, Space>;
   constexpr bool ebisu = EbisuKokkos::ebisu_available<Space, Stencil, V>;
-  for (auto backend : backends_to_test<Space>(ebisu)) {
+  for (const Mode& mode : modes_to_test<Space>(ebisu)) {
+    const EbisuKokkos::Backend backend = mode.backend;
     for (size_t i = 0; i < cases.size(); ++i) {
-      SCOPED_TRACE(name + ", " + describe(cases[i], rank) + ", backend " + EbisuKokkos::to_string(backend) + ", " +
+      SCOPED_TRACE(name + ", " + describe(cases[i], rank) + ", backend " + mode.name() + ", " +
                    (std::is_same_v<Scalar, float> ? "float" : "double") + ", " +
                    (std::is_same_v<Layout, Kokkos::LayoutLeft> ? "LayoutLeft" : "LayoutRight") +
                    ", depth knob " + std::to_string(depth_knob));
@@ -78,7 +98,7 @@ void run_cases(const std::string& name, const Stencil& stencil, const std::vecto
       upload(u, inits[i]);
       poison(s);
       EbisuKokkos::StencilPolicy<Space> policy(Space(), cases[i].steps);
-      policy.set_backend(backend).set_temporal_depth(depth_knob);
+      policy.set_backend(backend).set_temporal_depth(depth_knob).set_strategy(mode.strategy);
       const auto report = EbisuKokkos::parallel_stencil(name, policy, stencil, u, s);
       Kokkos::fence();
       const Field got = download(u);
@@ -103,6 +123,12 @@ void run_cases(const std::string& name, const Stencil& stencil, const std::vecto
       // Forced ebisu must run the kernels; automatic may pick either (the model
       // routes a problem to generic where it predicts that to be faster).
       if (backend == EbisuKokkos::Backend::ebisu) EXPECT_EQ(report.backend, EbisuKokkos::Backend::ebisu);
+      // Every test domain fits on chip: a forced strategy must be the one that ran.
+      if (backend == EbisuKokkos::Backend::ebisu && mode.strategy != EbisuKokkos::Strategy::automatic &&
+          cases[i].steps > 0) {
+        EXPECT_EQ(report.strategy, mode.strategy) << report.plan;
+        EXPECT_EQ(swap_report.strategy, mode.strategy) << swap_report.plan;
+      }
       if (!ebisu) EXPECT_EQ(report.backend, EbisuKokkos::Backend::generic);
     }
   }

@@ -24,6 +24,7 @@
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
 #include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
+#include <ebisu_kokkos/impl/cuda/ebisu_device_tiling.hpp>
 #include <ebisu_kokkos/impl/performance_model_2d.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
@@ -464,7 +465,8 @@ void dispatch_depth(int depth, Go&& go) {
 
 template <class Stencil, class ViewType>
 StencilOutcome run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
-                            const Stencil& stencil, const ViewType& u, const ViewType& scratch) {
+                            const Stencil& stencil, const ViewType& u, const ViewType& scratch,
+                            const PlanDT* device_alternative = nullptr) {
   using Scalar = typename ViewType::non_const_value_type;
   using Layout = typename ViewType::array_layout;
   constexpr bool slow_is_0 = std::is_same_v<Layout, Kokkos::LayoutRight>;
@@ -477,6 +479,7 @@ StencilOutcome run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos
   StencilOutcome outcome;
   StencilReport& report = outcome.report;
   report.backend = Backend::ebisu;
+  report.strategy = Strategy::sm_tiling;
   report.launches = 0;
   if (steps == 0) {
     report.temporal_depth = 0;
@@ -536,6 +539,19 @@ StencilOutcome run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos
     rem -= rem_plans.back().depth;
   }
 
+  double seconds = full * main_plan.predicted_seconds;
+  for (const Plan2D& p : rem_plans) seconds += p.predicted_seconds;
+  // Backend::automatic: device tiling where the model predicts it faster
+  // (small and medium domains, which SM tiling cannot spread over the SMs).
+  if (device_alternative != nullptr && device_alternative->valid && device_alternative->predicted_seconds < seconds) {
+    StencilOutcome dt = DeviceTiling<Stencil, ViewType>::run(label, policy, stencil, u, scratch, *device_alternative);
+    char why[160];
+    std::snprintf(why, sizeof why, "; automatic: sm-tiling predicted %.1f GCells/s",
+                  static_cast<double>(ns - 2 * R) * (nf - 2 * R) * steps / seconds * 1e-9);
+    dt.report.plan += why;
+    return dt;
+  }
+
   const auto eval = stencil.template bind<Scalar>();
   const cudaStream_t stream = space.cuda_stream();
   Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu2d::" + label);
@@ -573,8 +589,6 @@ StencilOutcome run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos
   outcome.result_in_scratch = in_scratch;
 
   const double interior = static_cast<double>(ns - 2 * R) * (nf - 2 * R);
-  double seconds = full * main_plan.predicted_seconds;
-  for (const Plan2D& p : rem_plans) seconds += p.predicted_seconds;
   report.temporal_depth = depth;
   report.predicted_gcells_per_s = seconds > 0 ? interior * steps / seconds * 1e-9 : 0;
   report.plan = main_plan.describe() + "; " + std::to_string(full) + " launch(es) of depth " + std::to_string(depth);

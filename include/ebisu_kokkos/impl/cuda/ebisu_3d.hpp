@@ -31,6 +31,7 @@
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
 #include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
+#include <ebisu_kokkos/impl/cuda/ebisu_device_tiling.hpp>
 #include <ebisu_kokkos/impl/generic_backend.hpp>
 #include <ebisu_kokkos/impl/performance_model_3d.hpp>
 #include <ebisu_kokkos/policy.hpp>
@@ -407,7 +408,8 @@ void dispatch_depth(int depth, Go&& go) {
 
 template <class Stencil, class ViewType>
 StencilOutcome run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
-                            const Stencil& stencil, const ViewType& u, const ViewType& scratch) {
+                            const Stencil& stencil, const ViewType& u, const ViewType& scratch,
+                            const PlanDT* device_alternative = nullptr) {
   using Scalar = typename ViewType::non_const_value_type;
   using Layout = typename ViewType::array_layout;
   constexpr bool right = std::is_same_v<Layout, Kokkos::LayoutRight>;
@@ -420,6 +422,7 @@ StencilOutcome run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos
   StencilOutcome outcome;
   StencilReport& report = outcome.report;
   report.backend = Backend::ebisu;
+  report.strategy = Strategy::sm_tiling;
   report.launches = 0;
   if (steps == 0) {
     report.temporal_depth = 0;
@@ -464,13 +467,25 @@ StencilOutcome run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos
     generic.report.plan = "generic (ebisu-3d fallback: " + why + ")";
     return generic;
   };
+  const double interior = static_cast<double>(nx - 2 * R) * (ny - 2 * R) * (nz - 2 * R);
+  const double generic_s = predict_generic_seconds_3d(dm, sm, nz, ny, nx, steps);
+  // Backend::automatic: device tiling where the model predicts it faster than
+  // both SM tiling and the generic path (small and medium domains).
+  if (device_alternative != nullptr && device_alternative->valid &&
+      device_alternative->predicted_seconds < generic_s &&
+      (!plan.valid || device_alternative->predicted_seconds < plan.predicted_seconds)) {
+    StencilOutcome dt = DeviceTiling<Stencil, ViewType>::run(label, policy, stencil, u, scratch, *device_alternative);
+    char why[200];
+    std::snprintf(why, sizeof why, "; automatic: sm-tiling predicted %.1f GCells/s, generic %.1f",
+                  plan.valid ? plan.predicted_gcells_per_s : 0.0, interior * steps / generic_s * 1e-9);
+    dt.report.plan += why;
+    return dt;
+  }
   if (!plan.valid) return fallback("no SM tiling fits");
   // Backend::automatic takes the faster of the two by the model (calibrated on
   // an H200, docs/perf-notes-3d.md); Backend::ebisu always runs the kernel.
   if (policy.backend() == Backend::automatic) {
-    const double generic_s = predict_generic_seconds_3d(dm, sm, nz, ny, nx, steps);
     if (plan.predicted_seconds > generic_s) {
-      const double interior = static_cast<double>(nx - 2 * R) * (ny - 2 * R) * (nz - 2 * R);
       char why[200];
       std::snprintf(why, sizeof why, "automatic: model predicts %.1f GCells/s for ebisu-3d, %.1f for generic",
                     plan.predicted_gcells_per_s, interior * steps / generic_s * 1e-9);

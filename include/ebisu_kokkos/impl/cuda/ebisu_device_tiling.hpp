@@ -1,0 +1,369 @@
+#ifndef EBISU_KOKKOS_IMPL_CUDA_EBISU_DEVICE_TILING_HPP
+#define EBISU_KOKKOS_IMPL_CUDA_EBISU_DEVICE_TILING_HPP
+
+// Device tiling for small and medium domains (EBISU paper, section 4.2; the
+// on-chip regime of PERKS and of Pershin et al.): ONE persistent cooperative
+// launch runs every time step. The domain is split into one tile per block;
+// each block keeps its tile, widened by a halo of H = depth * radius cells,
+// in shared memory for the whole run, and every `depth` steps exchanges only
+// that halo with its neighbours through L2:
+//
+//   load the widened tile from u
+//   repeat: `depth` steps in shared memory (the halo shrinks by the radius
+//           each step, so the owned cells stay exact), then write the owned
+//           cells within H of the tile's faces, grid barrier, read the halo
+//   store the owned cells (into the buffer the last exchange did not use)
+//
+// A step is computed in place: every thread streams a run of cells along the
+// slow axis of one column (middle x fast position), the centre column in a
+// register window (redundant register streaming), the other offsets from
+// shared memory; results are staged in registers, then stored after a block
+// barrier. Exchanges alternate between the two buffers, so one grid barrier
+// per exchange orders every write before the reads it feeds and every read
+// before the next write to the same buffer.
+// Loads and stores of exchanged cells go through L2 (ld.cg / st.cg): L1 is
+// not coherent between SMs.
+// Plan (depth, tiling, threads): performance_model_device_tiling.
+
+#include <ebisu_kokkos/impl/axis_map.hpp>
+#include <ebisu_kokkos/impl/compat.hpp>
+#include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
+#include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
+#include <ebisu_kokkos/impl/cuda/device_properties.hpp>
+#include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
+#include <ebisu_kokkos/impl/performance_model_device_tiling.hpp>
+#include <ebisu_kokkos/policy.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <cooperative_groups.h>
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <type_traits>
+
+namespace EbisuKokkos {
+namespace Impl {
+namespace Cuda {
+namespace device_tiling {
+
+// Backend::automatic considers device tiling only once the kernel has been
+// verified and timed on a GPU: this first version was written and compiled in
+// a session without GPU access (docs/perf-notes-device-tiling.md). Until then
+// it runs only when asked for with Strategy::device_tiling.
+constexpr bool kAutomaticConsidersDeviceTiling = false;
+
+constexpr int kMaxThreads = 512;
+constexpr int kCellsPerThread = 32;
+
+// Shared-memory accesses per cell update: the offsets off the thread's own
+// column, the new centre-column value and the staged store.
+template <class Stencil, class Map>
+constexpr double smem_accesses_per_cell() {
+  using P = typename Stencil::points;
+  int off = 0;
+  for (int k = 0; k < P::size; ++k) {
+    const int o[3] = {P::offset(k, 0), P::offset(k, 1), P::offset(k, 2)};
+    const int fast = o[Map::view_index(2)];
+    const int mid = Map::rank == 3 ? o[1] : 0;
+    off += (fast != 0 || mid != 0) ? 1 : 0;
+  }
+  return off + 2.0;
+}
+
+struct Geometry {
+  int n[3];          // global extents (kernel axes)
+  long u_stride[2];  // element strides of u along the slow and middle axes (fast: 1)
+  long x_stride[2];  // the same for scratch
+  int own[3];        // owned cells per block along each axis
+  int tiles[3];      // blocks along each axis
+  int local[3];      // own + 2 halo
+  int halo[3];       // depth * radius (0 along the middle axis in 2-D)
+  int depth;         // steps between exchanges
+  int steps;
+  int pencils;       // columns handled per thread row
+  int chunks, chunk_len;
+};
+
+// The neighbourhood of cell (s, m, f) of the shared tile: the centre column
+// from the thread's register window, everything else from shared memory.
+template <class Map, int R, class Scalar>
+struct TileAccessor {
+  const Scalar (&w)[2 * R + 1];
+  const Scalar* cell;
+  int pitch_s, pitch_m;
+
+  template <int D0, int D1, int D2>
+  __device__ __forceinline__ Scalar get() const {
+    constexpr int ds = Map::template ds<D0, D1, D2>;
+    constexpr int dm = Map::template dm<D0, D1, D2>;
+    constexpr int df = Map::template df<D0, D1, D2>;
+    static_assert(ds >= -R && ds <= R, "EbisuKokkos: offset beyond the stencil radius");
+    if constexpr (dm == 0 && df == 0) {
+      return w[R + ds];
+    } else {
+      return cell[ds * pitch_s + dm * pitch_m + df];
+    }
+  }
+};
+
+template <class Map, int R, class Eval, class Scalar>
+__global__ void __launch_bounds__(kMaxThreads, 1)
+    device_tiling_kernel(const Eval eval, Scalar* __restrict__ u, Scalar* __restrict__ x, const Geometry g) {
+  constexpr int CPT = kCellsPerThread;
+  constexpr int W = 2 * R + 1;
+  constexpr bool has_mid = Map::rank == 3;
+  extern __shared__ __align__(16) unsigned char device_tiling_smem[];
+  Scalar* tile = reinterpret_cast<Scalar*>(device_tiling_smem);
+  namespace cg = cooperative_groups;
+  cg::grid_group grid = cg::this_grid();
+
+  const int Ls = g.local[0], Lm = g.local[1], Lf = g.local[2];
+  const int ps = Lm * Lf;  // slow-axis pitch of the tile
+  int b = blockIdx.x;
+  const int tf = b % g.tiles[2];
+  b /= g.tiles[2];
+  const int tm = b % g.tiles[1];
+  const int ts = b / g.tiles[1];
+  const int own0[3] = {ts * g.own[0], tm * g.own[1], tf * g.own[2]};
+  int own_len[3], org[3];
+#pragma unroll
+  for (int a = 0; a < 3; ++a) {
+    own_len[a] = min(g.own[a], g.n[a] - own0[a]);
+    org[a] = own0[a] - g.halo[a];  // global coordinate of tile cell 0
+  }
+
+  // This thread's column and run along the slow axis.
+  constexpr int Rm = has_mid ? R : 0;
+  const int t = threadIdx.x;
+  const int cf = Lf - 2 * R;
+  const int pencil = t % g.pencils;
+  const int chunk = t / g.pencils;
+  const bool active = chunk < g.chunks;
+  const int f = R + pencil % cf;
+  const int m = Rm + pencil / cf;
+  const int s0 = R + chunk * g.chunk_len;
+  const int s1 = min(s0 + g.chunk_len, Ls - R);
+  const int gf = org[2] + f, gm = org[1] + m;
+  const bool column_interior = gf >= R && gf < g.n[2] - R && gm >= Rm && gm < g.n[1] - Rm;
+  Scalar* col = tile + m * Lf + f;
+
+  const int lane = t & 31, warp = t >> 5, nwarps = blockDim.x >> 5;
+
+  // Tile rows (s, m) are spread over the warps, cells of a row over the lanes.
+  // halo_only: rows inside the owned box need only their fast-axis halo.
+  auto load = [&](const Scalar* src, const long (&stride)[2], bool halo_only) {
+    for (int row = warp; row < Ls * Lm; row += nwarps) {
+      const int s = row / Lm, mm = row - s * Lm;
+      const int gs = org[0] + s, gmm = org[1] + mm;
+      const bool row_in = gs >= 0 && gs < g.n[0] && gmm >= 0 && gmm < g.n[1];
+      const Scalar* grow = src + (row_in ? gs * stride[0] + gmm * stride[1] : 0);
+      Scalar* trow = tile + row * Lf;
+      const bool inner = halo_only && s >= g.halo[0] && s < g.halo[0] + own_len[0] && mm >= g.halo[1] &&
+                         mm < g.halo[1] + own_len[1];
+      const int count = inner ? Lf - own_len[2] : Lf;
+      for (int j = lane; j < count; j += 32) {
+        const int ff = inner && j >= g.halo[2] ? j + own_len[2] : j;
+        const int gff = org[2] + ff;
+        trow[ff] = row_in && gff >= 0 && gff < g.n[2] ? __ldcg(grow + gff) : Scalar(0);
+      }
+    }
+  };
+  // Owned rows; shell_only: only cells within the halo width of a face (what
+  // the neighbours read).
+  auto store = [&](Scalar* dst, const long (&stride)[2], bool shell_only) {
+    const int rows = own_len[0] * own_len[1];
+    for (int row = warp; row < rows; row += nwarps) {
+      const int so = row / own_len[1], mo = row - so * own_len[1];
+      const int s = g.halo[0] + so, mm = g.halo[1] + mo;
+      Scalar* grow = dst + (org[0] + s) * stride[0] + (org[1] + mm) * stride[1] + own0[2];
+      const Scalar* trow = tile + (s * Lm + mm) * Lf + g.halo[2];
+      const int hs = g.halo[0], hm = g.halo[1], hf = g.halo[2];
+      const bool whole_row = !shell_only || so < hs || so >= own_len[0] - hs ||
+                             (has_mid && (mo < hm || mo >= own_len[1] - hm)) || own_len[2] <= 2 * hf;
+      const int count = whole_row ? own_len[2] : 2 * hf;
+      for (int j = lane; j < count; j += 32) {
+        const int ff = whole_row || j < hf ? j : own_len[2] - 2 * hf + j;
+        __stcg(grow + ff, trow[ff]);
+      }
+    }
+  };
+
+  auto step = [&]() {
+    Scalar out[CPT];
+    if (active) {
+      Scalar w[W];
+#pragma unroll
+      for (int d = 1; d < W; ++d) w[d] = col[(s0 - R + d - 1) * ps];
+#pragma unroll
+      for (int i = 0; i < CPT; ++i) {
+        const int s = s0 + i;
+        if (s < s1) {
+#pragma unroll
+          for (int d = 0; d < W - 1; ++d) w[d] = w[d + 1];
+          w[W - 1] = col[(s + R) * ps];
+          const TileAccessor<Map, R, Scalar> at{w, col + s * ps, ps, Lf};
+          const Scalar v = eval(at);
+          const int gs = org[0] + s;
+          out[i] = column_interior && gs >= R && gs < g.n[0] - R ? v : w[R];
+        }
+      }
+    }
+    __syncthreads();
+    if (active) {
+#pragma unroll
+      for (int i = 0; i < CPT; ++i)
+        if (s0 + i < s1) col[(s0 + i) * ps] = out[i];
+    }
+    __syncthreads();
+  };
+
+  load(u, g.u_stride, false);
+  __syncthreads();
+  int done = 0, exchanges = 0;
+  while (true) {
+    const int k = min(g.depth, g.steps - done);
+    for (int j = 0; j < k; ++j) step();
+    done += k;
+    if (done >= g.steps) break;
+    const bool to_x = exchanges % 2 == 0;  // exchange e uses x when e is even, u when odd
+    store(to_x ? x : u, to_x ? g.x_stride : g.u_stride, true);
+    grid.sync();
+    load(to_x ? x : u, to_x ? g.x_stride : g.u_stride, true);
+    __syncthreads();
+    ++exchanges;
+  }
+  // The final field goes to the buffer the last exchange did not use (no
+  // block still reads it), or to x when there was no exchange (u may still
+  // be being read by blocks that have not finished their first load).
+  const bool final_to_x = exchanges == 0 || (exchanges - 1) % 2 == 1;
+  store(final_to_x ? x : u, final_to_x ? g.x_stride : g.u_stride, false);
+}
+
+inline bool final_in_scratch(int steps, int depth) {
+  const int exchanges = (steps + depth - 1) / depth - 1;
+  return exchanges == 0 || (exchanges - 1) % 2 == 1;
+}
+
+}  // namespace device_tiling
+
+/// The device-tiling strategy for one (stencil, View type): its plan and its run.
+template <class Stencil, class ViewType>
+struct DeviceTiling {
+  using Scalar = typename ViewType::non_const_value_type;
+  static constexpr int rank = view_rank<ViewType>;
+  static constexpr bool right = std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>;
+  using Map = AxisMap<rank, right>;
+  using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
+  static constexpr int R = Stencil::radius;
+
+  static auto function() { return &device_tiling::device_tiling_kernel<Map, R, Eval, Scalar>; }
+
+  static void extents(const ViewType& u, long (&n)[3]) { kernel_extents<Map>(u, n); }
+
+  // The model's plan, checked against the compiled kernel (registers,
+  // co-residency of every block); cached per problem for the process.
+  static PlanDT plan(const StencilPolicy<Kokkos::Cuda>& policy, const ViewType& u) {
+    long n[3];
+    extents(u, n);
+    const int device = policy.space().cuda_device();
+    const int depth_knob = policy.knobs().temporal_depth;
+    using Key = std::tuple<int, long, long, long, int, int>;
+    static std::mutex mutex;
+    static std::map<Key, PlanDT> cache;
+    const Key key{device, n[0], n[1], n[2], policy.steps(), depth_knob};
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = cache.find(key);
+      if (it != cache.end()) return it->second;
+    }
+    const DeviceModel& dev = device_model(device);
+    const StencilModel sm = stencil_model<Stencil>(static_cast<int>(sizeof(Scalar)));
+    cudaFuncAttributes attr{};
+    EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, function()), "device_tiling_kernel");
+    KernelLimitsDT lim;
+    lim.max_threads = attr.maxThreadsPerBlock < device_tiling::kMaxThreads ? attr.maxThreadsPerBlock / 32 * 32
+                                                                             : device_tiling::kMaxThreads;
+    lim.cells_per_thread = device_tiling::kCellsPerThread;
+    lim.max_blocks = dev.sm_count;
+    lim.smem_accesses_per_cell = device_tiling::smem_accesses_per_cell<Stencil, Map>();
+    PlanDT p = choose_plan_device_tiling(dev, sm, n, policy.steps(), policy.knobs(), lim);
+    if (p.valid) {
+      // Every block must be resident at once (cooperative launch).
+      EBISU_CUDA_CHECK(cudaFuncSetAttribute(function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(p.smem_bytes)),
+                       "device_tiling_kernel");
+      int per_sm = 0;
+      EBISU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, function(), p.threads,
+                                                                     static_cast<std::size_t>(p.smem_bytes)),
+                       "device_tiling_kernel");
+      if (static_cast<long>(per_sm) * dev.sm_count < p.blocks) {
+        p.valid = false;
+        p.why_not = "the blocks cannot all be resident (" + std::to_string(per_sm) + " per SM)";
+      }
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    cache.emplace(key, p);
+    return p;
+  }
+
+  static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                            const Stencil& stencil, const ViewType& u, const ViewType& scratch, const PlanDT& p) {
+    StencilOutcome outcome;
+    StencilReport& report = outcome.report;
+    report.backend = Backend::ebisu;
+    report.strategy = Strategy::device_tiling;
+    report.temporal_depth = p.depth;
+    report.launches = 1;
+    report.predicted_gcells_per_s = p.predicted_gcells_per_s;
+    report.plan = p.describe();
+    cudaFuncAttributes attr{};
+    EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, function()), "device_tiling_kernel");
+    report.plan += "; regs/thread " + std::to_string(attr.numRegs) +
+                   (attr.localSizeBytes > 0 ? ", local memory " + std::to_string(attr.localSizeBytes) + " B" : "");
+
+    device_tiling::Geometry g{};
+    long n[3];
+    extents(u, n);
+    for (int a = 0; a < 3; ++a) {
+      g.n[a] = static_cast<int>(n[a]);
+      g.own[a] = p.own[a];
+      g.tiles[a] = p.tiles[a];
+      g.local[a] = p.local[a];
+      g.halo[a] = p.halo[a];
+    }
+    for (int a = 0; a < 2; ++a) {
+      const int v = Map::view_index(a);
+      g.u_stride[a] = v < 0 ? 0 : static_cast<long>(u.stride(v));
+      g.x_stride[a] = v < 0 ? 0 : static_cast<long>(scratch.stride(v));
+    }
+    g.depth = p.depth;
+    g.steps = policy.steps();
+    g.pencils = p.pencils;
+    g.chunks = p.chunks;
+    g.chunk_len = p.chunk_len;
+
+    const Eval eval = stencil.template bind<Scalar>();
+    Scalar* u_ptr = u.data();
+    Scalar* x_ptr = scratch.data();
+    void* args[] = {const_cast<Eval*>(&eval), &u_ptr, &x_ptr, &g};
+    Kokkos::Profiling::pushRegion("EbisuKokkos::device_tiling::" + label);
+    EBISU_CUDA_CHECK(cudaFuncSetAttribute(function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(p.smem_bytes)),
+                     "device_tiling_kernel");
+    EBISU_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(function()), dim3(p.blocks),
+                                                 dim3(p.threads), args, static_cast<std::size_t>(p.smem_bytes),
+                                                 policy.space().cuda_stream()),
+                     "device_tiling_kernel (cooperative launch)");
+    Kokkos::Profiling::popRegion();
+    outcome.result_in_scratch = device_tiling::final_in_scratch(g.steps, g.depth);
+    return outcome;
+  }
+};
+
+}  // namespace Cuda
+}  // namespace Impl
+}  // namespace EbisuKokkos
+
+#endif

@@ -1,0 +1,70 @@
+#ifndef EBISU_KOKKOS_IMPL_PERFORMANCE_MODEL_DEVICE_TILING_HPP
+#define EBISU_KOKKOS_IMPL_PERFORMANCE_MODEL_DEVICE_TILING_HPP
+
+// The model of the device-tiling strategy (impl/cuda/ebisu_device_tiling.hpp):
+// one persistent cooperative launch whose blocks each keep one tile of the
+// domain, widened by a halo of H = depth * radius cells, in shared memory for
+// all steps, and exchange only that halo through L2 every `depth` steps.
+//
+// Per round of `depth` steps a block pays
+//   depth x (shared-memory / FP time of its whole widened tile + a fixed step cost)
+//   + one exchange: write its owned cells within H of its faces, grid barrier,
+//     read its halo (L2 traffic and latency);
+// plus the initial load and the final store of the tile. Deeper rounds mean
+// fewer barriers but more redundant halo work: the search picks the depth and
+// the tiling (blocks along each axis) with the smallest predicted time.
+// Pure C++: unit-tested without a GPU.
+
+#include <ebisu_kokkos/impl/performance_model.hpp>
+#include <ebisu_kokkos/policy.hpp>
+
+#include <string>
+
+namespace EbisuKokkos {
+namespace Impl {
+
+/// What the compiled device-tiling kernel can do.
+struct KernelLimitsDT {
+  int max_threads = 512;       ///< __launch_bounds__ of the kernel
+  int cells_per_thread = 32;   ///< register-staged cells per thread and step (compile time)
+  int max_blocks = 0;          ///< co-resident blocks (0: one per SM)
+  int max_depth = 16;          ///< deepest halo searched
+  double smem_accesses_per_cell = 0;  ///< exact shared-memory accesses per cell update (0: from the stencil)
+};
+
+/// Extents in the kernel's axis order: 0 = slow (each thread streams a run of
+/// it through a register window), 1 = middle (1 in 2-D), 2 = fast (contiguous).
+struct PlanDT {
+  bool valid = false;
+  std::string why_not;        ///< when !valid
+  int depth = 1;              ///< steps between halo exchanges
+  int halo[3] = {0, 0, 0};    ///< depth * radius along tiled axes
+  int tiles[3] = {1, 1, 1};   ///< blocks along each axis
+  int own[3] = {1, 1, 1};     ///< owned cells per block along each axis (the last block may own fewer)
+  int local[3] = {1, 1, 1};   ///< own + 2 halo: the block's shared-memory tile
+  int blocks = 0;
+  int threads = 0;
+  int pencils = 0;            ///< (middle x fast) columns each thread row covers
+  int chunks = 0;             ///< runs along the slow axis per column
+  int chunk_len = 0;          ///< slow-axis cells per thread and step (<= cells_per_thread)
+  long smem_bytes = 0;
+  double redundancy = 1;      ///< computed cells / owned cells per step
+  double t_step_s = 0, t_exchange_s = 0, t_edges_s = 0;  ///< per step, per exchange, load + store once
+  double predicted_seconds = 0;
+  double predicted_gcells_per_s = 0;
+  std::string describe() const;
+};
+
+/// Chooses depth and tiling for `steps` steps over extents n (kernel axis
+/// order; n[1] == 1 for 2-D). knobs.temporal_depth (0 = model) fixes the depth.
+PlanDT choose_plan_device_tiling(const DeviceModel& dev, const StencilModel& s, const long (&n)[3], int steps,
+                                 const TuningKnobs& knobs, const KernelLimitsDT& limits);
+
+/// The model for one fully specified tiling (used by the search and the tests).
+PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s, const long (&n)[3], int steps,
+                                   int depth, const int (&tiles)[3], const KernelLimitsDT& limits);
+
+}  // namespace Impl
+}  // namespace EbisuKokkos
+
+#endif

@@ -1,0 +1,55 @@
+#ifndef EBISU_KOKKOS_IMPL_PERFORMANCE_MODEL_HOST_HPP
+#define EBISU_KOKKOS_IMPL_PERFORMANCE_MODEL_HOST_HPP
+
+// The plan of the host temporal-blocking backend (impl/host/ebisu_host.hpp).
+//
+// A work item is one tile of the (middle x fast) cross-section, widened by a
+// halo of H = depth x radius on each side, over one run of the slow axis. Its
+// thread streams the run row by row (plane by plane in 3-D) through `depth`
+// pipelined stages, each keeping the last 2R+1 rows of its step in a ring, so
+// every input cell is read from memory once and every output cell written once
+// per `depth` steps; the rings must stay in the core's L2. Redundant work: the
+// halo columns (H on each side of the tile) and the pipeline fill at each end
+// of a run (H rows).
+// The machine's cache sizes and thread count are read at run time. Pure C++.
+
+#include <ebisu_kokkos/impl/performance_model.hpp>
+#include <ebisu_kokkos/policy.hpp>
+
+#include <string>
+
+namespace EbisuKokkos {
+namespace Impl {
+
+struct HostMachine {
+  int threads = 1;
+  long l1_bytes = 48 * 1024;        ///< per core, data
+  long l2_bytes = 1024 * 1024;      ///< per core
+  long l3_bytes = 32 * 1024 * 1024; ///< shared
+};
+
+/// Cache sizes of this machine (sysconf, then /sys, then typical values) and
+/// the given thread count.
+HostMachine host_machine(int threads);
+
+struct PlanHost {
+  bool blocked = false;      ///< false: the plain per-step path is expected to be as fast
+  std::string reason;        ///< why (blocked or not)
+  int depth = 1;
+  int tile[3] = {1, 1, 1};   ///< owned cells of a work item along (slow run, middle, fast)
+  int items = 0;
+  int items_per_axis[3] = {1, 1, 1};
+  long ring_bytes = 0;       ///< per work item (per thread)
+  double redundancy = 1;     ///< computed / owned cell updates
+  std::string describe() const;
+};
+
+/// n in kernel axis order (slow, middle, fast; middle = 1 in 2-D).
+/// forced: Backend::ebisu (plan a blocked run even where the plain path is expected to win).
+PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const long (&n)[3], int steps,
+                          const TuningKnobs& knobs, bool forced);
+
+}  // namespace Impl
+}  // namespace EbisuKokkos
+
+#endif

@@ -1,0 +1,157 @@
+#include <ebisu_kokkos/impl/performance_model_device_tiling.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <vector>
+
+namespace EbisuKokkos {
+namespace Impl {
+
+namespace {
+
+// Calibration constants (H200, docs/perf-notes-device-tiling.md).
+constexpr double kSmemEfficiency = 0.70;     // of the peak 128 B/clock/SM the compute phase reaches
+constexpr double kStepFixedCycles = 360;     // two block barriers and the load-to-use latency of a step
+constexpr double kStepCyclesPerCell = 14;    // per register-staged cell of one thread (issue latency)
+constexpr double kExchangeLatencyUs = 1.2;   // store, barrier visibility and L2 read round trip
+constexpr double kL2OverDram = 2.2;          // L2 bandwidth relative to the measured DRAM copy bandwidth
+constexpr double kLaunchUs = 6.0;            // cooperative launch and the tail of the grid
+constexpr double kDefaultGridSyncUs = 1.0;   // measured 0.98 us at 132 blocks on an H200
+
+long ceil_div(long a, long b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+std::string PlanDT::describe() const {
+  char buf[400];
+  if (!valid) {
+    std::snprintf(buf, sizeof buf, "device-tiling not possible: %s", why_not.c_str());
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf,
+                "device-tiling: depth %d (halo %d), %d x %d x %d blocks of %d x %d x %d cells (owned %d x %d x %d), "
+                "%d threads (%d columns x %d runs of %d), %ld KB shared, redundancy %.2f, predicted %.1f GCells/s "
+                "(step %.2f us, exchange %.2f us)",
+                depth, halo[0], tiles[0], tiles[1], tiles[2], local[0], local[1], local[2], own[0], own[1], own[2],
+                threads, pencils, chunks, chunk_len, smem_bytes / 1024, redundancy, predicted_gcells_per_s,
+                t_step_s * 1e6, t_exchange_s * 1e6);
+  return buf;
+}
+
+PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s, const long (&n)[3], int steps,
+                                   int depth, const int (&tiles)[3], const KernelLimitsDT& lim) {
+  PlanDT p;
+  p.depth = depth;
+  const int r = s.radius;
+  const bool has_mid = s.rank == 3;
+  const int rr[3] = {r, has_mid ? r : 0, r};
+  long owned_total = 1, local_total = 1, compute_total = 1, inner_total = 1;
+  for (int a = 0; a < 3; ++a) {
+    p.halo[a] = depth * rr[a];
+    p.own[a] = static_cast<int>(ceil_div(n[a], tiles[a]));
+    p.tiles[a] = static_cast<int>(ceil_div(n[a], p.own[a]));
+    p.local[a] = p.own[a] + 2 * p.halo[a];
+    owned_total *= p.own[a];
+    local_total *= p.local[a];
+    compute_total *= p.local[a] - 2 * rr[a];
+    inner_total *= std::max(0, p.own[a] - 2 * p.halo[a]);
+  }
+  p.blocks = p.tiles[0] * p.tiles[1] * p.tiles[2];
+  p.smem_bytes = local_total * s.scalar_bytes;
+  const int max_blocks = lim.max_blocks > 0 ? lim.max_blocks : dev.sm_count;
+  if (p.blocks > max_blocks) {
+    p.why_not = "more tiles than co-resident blocks";
+    return p;
+  }
+  if (p.smem_bytes > dev.smem_per_block_bytes) {
+    p.why_not = "tile does not fit in shared memory";
+    return p;
+  }
+  p.pencils = (p.local[1] - 2 * rr[1]) * (p.local[2] - 2 * rr[2]);
+  const int rows = p.local[0] - 2 * rr[0];
+  const int min_chunks = static_cast<int>(ceil_div(rows, lim.cells_per_thread));
+  if (static_cast<long>(p.pencils) * min_chunks > lim.max_threads) {
+    p.why_not = "tile needs more threads than a block has";
+    return p;
+  }
+  p.chunks = std::max(min_chunks, std::min(rows, lim.max_threads / p.pencils));
+  p.chunk_len = static_cast<int>(ceil_div(rows, p.chunks));
+  p.chunks = static_cast<int>(ceil_div(rows, p.chunk_len));
+  p.threads = static_cast<int>(ceil_div(static_cast<long>(p.pencils) * p.chunks, 32) * 32);
+  p.valid = true;
+  p.redundancy = static_cast<double>(compute_total) / owned_total;
+
+  // One step: the whole widened tile through shared memory (loads of the
+  // off-column points, the centre column once per cell plus each run's window
+  // fill, the store of the staged result) or through the FP units, whichever is
+  // slower, plus a fixed cost that dominates small tiles.
+  const double clock_hz = dev.clock_ghz * 1e9;
+  const double a_sm = (lim.smem_accesses_per_cell > 0 ? lim.smem_accesses_per_cell : s.smem_accesses_per_cell() + 1) +
+                      2.0 * r / p.chunk_len;
+  const double smem_bytes_per_s_sm = dev.smem_bandwidth_gbs * 1e9 / dev.sm_count * kSmemEfficiency;
+  const double t_smem = compute_total * a_sm * std::max(4, s.scalar_bytes) / smem_bytes_per_s_sm;
+  const double fp_per_sm = (s.scalar_bytes == 8 ? dev.fp64_gflops : dev.fp32_gflops) * 1e9 / dev.sm_count;
+  const double t_fp = compute_total * s.flops / fp_per_sm;
+  p.t_step_s = std::max(t_smem, t_fp) + (kStepFixedCycles + kStepCyclesPerCell * p.chunk_len) / clock_hz;
+
+  // One exchange: the owned shell out, the halo in, both through L2.
+  const double l2_per_sm = kL2OverDram * dev.dram_bandwidth_gbs * 1e9 / dev.sm_count;
+  const double shell = static_cast<double>(owned_total - inner_total);
+  const double halo = static_cast<double>(local_total - owned_total);
+  const double sync_us = dev.grid_sync_us > 0 ? dev.grid_sync_us : kDefaultGridSyncUs;
+  p.t_exchange_s = (sync_us + kExchangeLatencyUs) * 1e-6 + (shell + halo) * s.scalar_bytes / l2_per_sm;
+  // The first load and the last store stream the whole domain through DRAM.
+  const double domain_bytes = static_cast<double>(n[0]) * n[1] * n[2] * s.scalar_bytes;
+  p.t_edges_s = kLaunchUs * 1e-6 + domain_bytes * (1.0 + p.redundancy) / (dev.dram_bandwidth_gbs * 1e9);
+
+  const long rounds = ceil_div(steps, depth);
+  p.predicted_seconds = steps * p.t_step_s + (rounds - 1) * p.t_exchange_s + p.t_edges_s;
+  double interior = 1;
+  for (int a = 0; a < 3; ++a) interior *= static_cast<double>(std::max<long>(0, n[a] - 2 * rr[a]));
+  p.predicted_gcells_per_s = p.predicted_seconds > 0 ? interior * steps / p.predicted_seconds * 1e-9 : 0;
+  return p;
+}
+
+PlanDT choose_plan_device_tiling(const DeviceModel& dev, const StencilModel& s, const long (&n)[3], int steps,
+                                 const TuningKnobs& knobs, const KernelLimitsDT& lim) {
+  PlanDT best;
+  best.why_not = "no tiling fits";
+  const int max_blocks = lim.max_blocks > 0 ? lim.max_blocks : dev.sm_count;
+  // Distinct tilings only: tile counts that give the same owned extents are one tiling.
+  auto counts = [&](long extent, int limit) {
+    std::set<int> own;
+    for (int t = 1; t <= limit && t <= extent; ++t) own.insert(static_cast<int>(ceil_div(extent, t)));
+    std::vector<int> tiles;
+    for (int o : own) tiles.push_back(static_cast<int>(ceil_div(extent, o)));
+    return tiles;
+  };
+  std::vector<int> depths;
+  if (knobs.temporal_depth > 0) {
+    depths.push_back(std::min(knobs.temporal_depth, std::max(1, steps)));
+  } else {
+    for (int d : {1, 2, 3, 4, 5, 6, 8, 10, 12, 16})
+      if (d <= lim.max_depth && d <= std::max(1, steps)) depths.push_back(d);
+  }
+  const std::vector<int> t0 = counts(n[0], max_blocks);
+  for (int a : t0) {
+    const std::vector<int> t1 = counts(n[1], max_blocks / a);
+    for (int b : t1) {
+      const std::vector<int> t2 = counts(n[2], max_blocks / (a * b));
+      for (int c : t2) {
+        const int tiles[3] = {a, b, c};
+        for (int d : depths) {
+          const PlanDT p = evaluate_plan_device_tiling(dev, s, n, std::max(1, steps), d, tiles, lim);
+          if (!p.valid) continue;
+          if (!best.valid || p.predicted_seconds < best.predicted_seconds) best = p;
+        }
+      }
+    }
+  }
+  if (!best.valid && knobs.temporal_depth > 0) best.why_not += " at the requested depth";
+  return best;
+}
+
+}  // namespace Impl
+}  // namespace EbisuKokkos

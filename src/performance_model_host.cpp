@@ -1,0 +1,160 @@
+#include <ebisu_kokkos/impl/performance_model_host.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace EbisuKokkos {
+namespace Impl {
+
+namespace {
+
+long ceil_div(long a, long b) { return (a + b - 1) / b; }
+
+// /sys/devices/system/cpu/cpu0/cache/indexN/size ("48K", "2048K", "32M"), 0 if absent.
+long sys_cache_bytes(int level, bool data) {
+  for (int i = 0; i < 8; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    std::ifstream lv(dir + "level"), ty(dir + "type"), sz(dir + "size");
+    int l = 0;
+    std::string type, size;
+    if (!(lv >> l) || !(ty >> type) || !(sz >> size)) continue;
+    if (l != level || (data && type == "Instruction")) continue;
+    long v = std::atol(size.c_str());
+    if (size.back() == 'K') v *= 1024;
+    if (size.back() == 'M') v *= 1024 * 1024;
+    return v;
+  }
+  return 0;
+}
+
+long cache_bytes(int level, long fallback) {
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
+  const long v = sysconf(level == 1 ? _SC_LEVEL1_DCACHE_SIZE : level == 2 ? _SC_LEVEL2_CACHE_SIZE : _SC_LEVEL3_CACHE_SIZE);
+  if (v > 0) return v;
+#endif
+  const long s = sys_cache_bytes(level, level == 1);
+  return s > 0 ? s : fallback;
+}
+
+// Measured on the 2-core development machine (docs/perf-notes-host.md): the
+// rings may fill this share of L2; the rest holds the streamed input/output.
+constexpr double kL2Share = 0.5;
+// Redundancy above which the blocked path stops paying against the plain one.
+constexpr double kMaxRedundancy = 1.5;
+
+}  // namespace
+
+HostMachine host_machine(int threads) {
+  HostMachine m;
+  m.threads = std::max(1, threads);
+  m.l1_bytes = cache_bytes(1, m.l1_bytes);
+  m.l2_bytes = cache_bytes(2, m.l2_bytes);
+  m.l3_bytes = cache_bytes(3, m.l3_bytes);
+  return m;
+}
+
+std::string PlanHost::describe() const {
+  char buf[320];
+  if (!blocked) {
+    std::snprintf(buf, sizeof buf, "host blocking not used: %s", reason.c_str());
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf,
+                "host temporal blocking: depth %d, %d work items (%d x %d x %d) of %d x %d x %d cells, "
+                "rings %ld KB per thread, redundancy %.2f (%s)",
+                depth, items, items_per_axis[0], items_per_axis[1], items_per_axis[2], tile[0], tile[1], tile[2],
+                ring_bytes / 1024, redundancy, reason.c_str());
+  return buf;
+}
+
+PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const long (&n)[3], int steps,
+                          const TuningKnobs& knobs, bool forced) {
+  PlanHost p;
+  const int r = s.radius;
+  const bool has_mid = s.rank == 3;
+  if (steps < 2 && !forced) {
+    p.reason = "fewer than two steps";
+    return p;
+  }
+  int depth = knobs.temporal_depth > 0 ? knobs.temporal_depth : (s.rank == 2 ? (r == 1 ? 8 : 4) : (r == 1 ? 4 : 2));
+  depth = std::max(1, std::min(depth, std::max(1, steps)));
+  const long budget = static_cast<long>(kL2Share * m.l2_bytes);
+
+  // Widest cross-section tile whose rings fit the budget, at the deepest depth
+  // that fits (a knob's depth is kept unless nothing fits).
+  for (; depth >= 1; --depth) {
+    const int h = depth * r;
+    const long planes = static_cast<long>(depth) * (2 * r + 1) + 1;
+    double best = 0;
+    // Tile knobs (fast: tile_width, middle: tile_height) fix that extent.
+    const long fixed_f = knobs.tile_width > 0 ? std::min<long>(n[2], knobs.tile_width) : 0;
+    const long fixed_m = has_mid && knobs.tile_height > 0 ? std::min<long>(n[1], knobs.tile_height) : 0;
+    for (long tf : {fixed_f, n[2], 8192L, 4096L, 2048L, 1024L, 512L, 256L, 128L, 64L, 32L}) {
+      if (tf > n[2] || tf <= 0 || (fixed_f > 0 && tf != fixed_f)) continue;
+      const long mids[] = {fixed_m, n[1], 256L, 128L, 64L, 32L, 16L, 8L};
+      for (long tm : mids) {
+        if (tm > n[1] || tm <= 0 || (!has_mid && tm != 1) || (fixed_m > 0 && tm != fixed_m)) continue;
+        const long wf = std::min(n[2], tf + 2L * h), wm = has_mid ? std::min(n[1], tm + 2L * h) : 1;
+        const long bytes = planes * wf * wm * s.scalar_bytes;
+        const bool last_resort = forced && (fixed_f > 0 || tf == std::min(32L, n[2])) &&
+                                 (!has_mid || fixed_m > 0 || tm == std::min(8L, n[1]));
+        if (bytes > budget && !last_resort) continue;
+        const double redundancy = static_cast<double>(wf * wm) / static_cast<double>(tf * tm);
+        // Prefer low redundancy, then bigger tiles (fewer items to fill).
+        const double score = 1.0 / redundancy + 1e-9 * static_cast<double>(tf * tm);
+        if (score > best) {
+          best = score;
+          p.tile[1] = static_cast<int>(tm);
+          p.tile[2] = static_cast<int>(tf);
+          p.ring_bytes = bytes;
+          p.redundancy = redundancy;
+        }
+      }
+    }
+    if (best > 0) break;
+  }
+  depth = std::max(depth, 1);
+  p.depth = depth;
+  const int h = depth * r;
+  p.items_per_axis[1] = static_cast<int>(ceil_div(n[1], p.tile[1]));
+  p.items_per_axis[2] = static_cast<int>(ceil_div(n[2], p.tile[2]));
+  // Runs along the slow axis for parallelism (at least 4 items per thread),
+  // each at least 8 halos long so the pipeline fill stays small; down to 2
+  // halos where that is what it takes to give every thread an item.
+  const long cross = static_cast<long>(p.items_per_axis[1]) * p.items_per_axis[2];
+  const long want = std::max(1L, ceil_div(4L * m.threads, cross));
+  long runs = std::min(want, std::max(1L, n[0] / std::max(1L, 8L * h)));
+  if (runs * cross < m.threads) runs = std::min(ceil_div(m.threads, cross), std::max(1L, n[0] / std::max(1L, 2L * h)));
+  p.items_per_axis[0] = static_cast<int>(std::max(1L, runs));
+  p.tile[0] = static_cast<int>(ceil_div(n[0], p.items_per_axis[0]));
+  p.items_per_axis[0] = static_cast<int>(ceil_div(n[0], p.tile[0]));
+  p.items = p.items_per_axis[0] * p.items_per_axis[1] * p.items_per_axis[2];
+  p.redundancy *= static_cast<double>(std::min<long>(n[0], p.tile[0] + 2L * h)) / p.tile[0];
+
+  if (forced) {
+    p.blocked = true;
+    p.reason = "Backend::ebisu";
+    if (knobs.threads > 0) p.reason += "; threads knob ignored (one thread per work item)";
+  } else if (p.redundancy > kMaxRedundancy) {
+    p.reason = "tiles too small for the halo (redundancy " + std::to_string(p.redundancy) + ")";
+  } else if (2.0 * static_cast<double>(n[0]) * n[1] * n[2] * s.scalar_bytes <=
+             static_cast<double>(m.l2_bytes) * m.threads) {
+    // Both buffers fit in the cores' L2 caches: the plain sweep is not
+    // memory-bound, and blocking would only add its redundant work.
+    p.reason = "the field fits in the cores' L2 caches";
+  } else if (p.items < m.threads) {
+    p.reason = "too few work items for the threads";
+  } else {
+    p.blocked = true;
+    p.reason = "model";
+    if (knobs.threads > 0) p.reason += "; threads knob ignored (one thread per work item)";
+  }
+  return p;
+}
+
+}  // namespace Impl
+}  // namespace EbisuKokkos

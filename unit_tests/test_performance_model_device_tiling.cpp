@@ -1,0 +1,97 @@
+// The device-tiling model (performance_model_device_tiling.hpp) on the
+// reference H200: plans that fit the hardware, depth knobs, domains that do
+// not fit on chip, and the trade-off between exchanges and redundant halo work.
+#include <ebisu_kokkos/impl/performance_model_device_tiling.hpp>
+#include <ebisu_kokkos/presets.hpp>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace EbisuKokkos;
+using namespace EbisuKokkos::Impl;
+
+template <class Stencil>
+PlanDT plan(Stencil, long n0, long n1, long n2, int steps, int depth = 0, int scalar_bytes = 8) {
+  const long n[3] = {n0, n1, n2};
+  TuningKnobs knobs;
+  knobs.temporal_depth = depth;
+  return choose_plan_device_tiling(reference_h200_model(), stencil_model<Stencil>(scalar_bytes), n, steps, knobs,
+                                   KernelLimitsDT{});
+}
+
+void expect_consistent(const PlanDT& p, const long (&n)[3], int radius, bool has_mid) {
+  const DeviceModel d = reference_h200_model();
+  const KernelLimitsDT lim;
+  ASSERT_TRUE(p.valid) << p.why_not;
+  EXPECT_LE(p.blocks, d.sm_count);
+  EXPECT_EQ(p.blocks, p.tiles[0] * p.tiles[1] * p.tiles[2]);
+  EXPECT_LE(p.smem_bytes, d.smem_per_block_bytes);
+  EXPECT_LE(p.threads, lim.max_threads);
+  EXPECT_EQ(p.threads % 32, 0);
+  EXPECT_GE(p.threads, p.pencils * p.chunks);
+  EXPECT_LE(p.chunk_len, lim.cells_per_thread);
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_GE(static_cast<long>(p.own[a]) * p.tiles[a], n[a]) << a;          // every cell owned
+    EXPECT_LT(static_cast<long>(p.own[a]) * (p.tiles[a] - 1), n[a]) << a;    // no empty block
+    EXPECT_EQ(p.local[a], p.own[a] + 2 * p.halo[a]) << a;
+    EXPECT_EQ(p.halo[a], a == 1 && !has_mid ? 0 : p.depth * radius) << a;
+  }
+  EXPECT_GE(static_cast<long>(p.chunks) * p.chunk_len, p.local[0] - 2 * radius);  // every row computed
+  EXPECT_FALSE(p.describe().empty());
+}
+
+TEST(PerformanceModelDeviceTiling, SmallDomainsFitAndUseManyBlocks) {
+  const long n2[3] = {256, 1, 256};
+  const PlanDT p = plan(presets::j2d5pt(), 256, 1, 256, 10000);
+  expect_consistent(p, n2, 1, false);
+  EXPECT_GE(p.blocks, 32) << p.describe();  // spread over the GPU, not one SM
+  EXPECT_GT(p.depth, 1) << "a barrier per step caps 256^2 near 67 GCells/s: exchange less often";
+  EXPECT_GT(p.predicted_gcells_per_s, 50);  // per-step launches cap it near 19, a CUDA graph near 52
+
+  const long n3[3] = {128, 128, 128};
+  const PlanDT q = plan(presets::j3d7pt(), 128, 128, 128, 2000);
+  expect_consistent(q, n3, 1, true);
+  const long m2[3] = {1024, 1, 1024};
+  expect_consistent(plan(presets::j2d25pt(), 1024, 1, 1024, 2000), m2, 2, false);
+}
+
+TEST(PerformanceModelDeviceTiling, DomainsLargerThanTheChipDoNotFit) {
+  // 4096^2 doubles: 128 MB against ~30 MB of shared memory.
+  const PlanDT p = plan(presets::j2d5pt(), 4096, 1, 4096, 100);
+  EXPECT_FALSE(p.valid);
+  EXPECT_FALSE(p.why_not.empty());
+  EXPECT_FALSE(plan(presets::j3d7pt(), 512, 512, 512, 100).valid);
+  // A block also computes at most threads x register-staged cells per step.
+  EXPECT_TRUE(plan(presets::j2d5pt(), 1280, 1, 1280, 100, 0, 4).valid);
+  EXPECT_FALSE(plan(presets::j2d5pt(), 1536, 1, 1536, 100, 0, 4).valid);
+}
+
+TEST(PerformanceModelDeviceTiling, DepthKnobIsHonouredAndDeeperMeansMoreRedundancy) {
+  const long n[3] = {512, 1, 512};
+  const PlanDT d1 = plan(presets::j2d5pt(), 512, 1, 512, 1000, 1);
+  const PlanDT d8 = plan(presets::j2d5pt(), 512, 1, 512, 1000, 8);
+  expect_consistent(d1, n, 1, false);
+  expect_consistent(d8, n, 1, false);
+  EXPECT_EQ(d1.depth, 1);
+  EXPECT_EQ(d8.depth, 8);
+  EXPECT_GT(d8.redundancy, d1.redundancy);
+  // A depth above the step count is clamped to it.
+  EXPECT_EQ(plan(presets::j2d5pt(), 512, 1, 512, 3, 8).depth, 3);
+  // Radius 2 doubles the halo of the same depth.
+  const PlanDT r2 = plan(presets::j2d9pt(), 512, 1, 512, 1000, 4);
+  ASSERT_TRUE(r2.valid);
+  EXPECT_EQ(r2.halo[0], 8);
+}
+
+TEST(PerformanceModelDeviceTiling, TinyDomainsStillPlan) {
+  // Smaller than one tile of any reasonable shape, odd, and radius 2 on a 5x5.
+  const long a[3] = {3, 1, 3};
+  expect_consistent(plan(presets::j2d5pt(), 3, 1, 3, 7), a, 1, false);
+  const long b[3] = {5, 1, 5};
+  expect_consistent(plan(presets::j2d9pt(), 5, 1, 5, 7), b, 2, false);
+  const long c[3] = {3, 3, 3};
+  expect_consistent(plan(presets::j3d7pt(), 3, 3, 3, 1), c, 1, true);
+}
+
+}  // namespace

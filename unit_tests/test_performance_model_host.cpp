@@ -1,0 +1,98 @@
+// The host temporal-blocking plan (performance_model_host.hpp): rings that fit
+// L2, enough work items for every thread, and the cases where the plain path
+// is kept (fields that fit in cache, single steps).
+#include <ebisu_kokkos/impl/performance_model_host.hpp>
+#include <ebisu_kokkos/presets.hpp>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace EbisuKokkos;
+using namespace EbisuKokkos::Impl;
+
+HostMachine xeon(int threads) {
+  HostMachine m;
+  m.threads = threads;
+  m.l2_bytes = 1 << 20;
+  m.l3_bytes = 32 << 20;
+  return m;
+}
+
+template <class Stencil>
+PlanHost plan(Stencil, const HostMachine& m, long n0, long n1, long n2, int steps, bool forced = false,
+              TuningKnobs knobs = {}) {
+  const long n[3] = {n0, n1, n2};
+  return choose_plan_host(m, stencil_model<Stencil>(8), n, steps, knobs, forced);
+}
+
+void expect_covers(const PlanHost& p, long n0, long n1, long n2) {
+  const long n[3] = {n0, n1, n2};
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_GE(static_cast<long>(p.tile[a]) * p.items_per_axis[a], n[a]) << a;
+    EXPECT_LT(static_cast<long>(p.tile[a]) * (p.items_per_axis[a] - 1), n[a]) << a;
+  }
+  EXPECT_EQ(p.items, p.items_per_axis[0] * p.items_per_axis[1] * p.items_per_axis[2]);
+}
+
+TEST(PerformanceModelHost, PaperSizesBlockDeepInL2WithWorkForEveryThread) {
+  const HostMachine m = xeon(16);
+  const PlanHost p = plan(presets::j2d5pt(), m, 8352, 1, 8352, 100);
+  ASSERT_TRUE(p.blocked) << p.describe();
+  expect_covers(p, 8352, 1, 8352);
+  EXPECT_EQ(p.depth, 8);
+  EXPECT_LE(p.ring_bytes, m.l2_bytes / 2);
+  EXPECT_GE(p.items, 4 * m.threads);
+  EXPECT_LT(p.redundancy, 1.2);
+
+  const PlanHost q = plan(presets::j3d7pt(), m, 2560, 288, 384, 100);
+  ASSERT_TRUE(q.blocked) << q.describe();
+  expect_covers(q, 2560, 288, 384);
+  EXPECT_EQ(q.depth, 4);
+  EXPECT_LE(q.ring_bytes, m.l2_bytes / 2);
+  EXPECT_GE(q.items, m.threads);
+  EXPECT_LT(q.redundancy, 1.5);
+  // Radius 2 blocks shallower.
+  EXPECT_LT(plan(presets::j3d13pt(), m, 2560, 288, 384, 100).depth, q.depth);
+}
+
+TEST(PerformanceModelHost, KeepsThePlainPathWhereBlockingCannotPay) {
+  const HostMachine m = xeon(2);
+  // Two 256^2 fields (1 MB) fit in two 1 MB L2 caches.
+  const PlanHost small = plan(presets::j2d5pt(), m, 256, 1, 256, 100);
+  EXPECT_FALSE(small.blocked);
+  EXPECT_NE(small.describe().find("L2"), std::string::npos) << small.describe();
+  EXPECT_FALSE(plan(presets::j2d5pt(), m, 4096, 1, 4096, 1).blocked);  // one step
+  // Backend::ebisu plans a blocked run anyway, even on a tiny domain.
+  const PlanHost forced = plan(presets::j2d25pt(), m, 5, 1, 7, 3, true);
+  EXPECT_TRUE(forced.blocked);
+  EXPECT_EQ(forced.depth, 3);
+  expect_covers(forced, 5, 1, 7);
+}
+
+TEST(PerformanceModelHost, KnobsFixDepthAndTile) {
+  const HostMachine m = xeon(4);
+  TuningKnobs k;
+  k.temporal_depth = 3;
+  k.tile_width = 300;
+  k.tile_height = 10;  // rings of 10 planes x 16 x 306 cells: 391 KB, within half of L2
+  const PlanHost p = plan(presets::j3d7pt(), m, 400, 100, 1000, 50, true, k);
+  ASSERT_TRUE(p.blocked) << p.describe();
+  EXPECT_EQ(p.depth, 3);
+  EXPECT_EQ(p.tile[2], 300);
+  EXPECT_EQ(p.tile[1], 10);
+  expect_covers(p, 400, 100, 1000);
+  k.threads = 64;
+  EXPECT_NE(plan(presets::j3d7pt(), m, 400, 100, 1000, 50, true, k).describe().find("threads knob ignored"),
+            std::string::npos);
+}
+
+TEST(PerformanceModelHost, ReadsThisMachinesCaches) {
+  const HostMachine m = host_machine(3);
+  EXPECT_EQ(m.threads, 3);
+  EXPECT_GT(m.l1_bytes, 0);
+  EXPECT_GT(m.l2_bytes, 0);
+  EXPECT_GT(m.l3_bytes, 0);
+}
+
+}  // namespace
