@@ -46,6 +46,42 @@ constexpr double kL2Share = 0.5;
 // Redundancy above which the blocked path stops paying against the plain one.
 constexpr double kMaxRedundancy = 1.5;
 
+// 1-D: two buffers of a tile plus its halos in half of L2, at least 16 halos
+// long, and at least 4 tiles per thread where the line allows.
+PlanHost plan_line(const HostMachine& m, const StencilModel& s, long n, int steps, int depth,
+                   const TuningKnobs& knobs, bool forced) {
+  PlanHost p;
+  p.depth = depth;
+  const long h = static_cast<long>(depth) * s.radius;
+  const long fit = std::max(1L, static_cast<long>(kL2Share * m.l2_bytes) / (2L * s.scalar_bytes) - 2 * h);
+  long tile = knobs.tile_width > 0 ? knobs.tile_width : std::min(fit, std::max(16 * h, ceil_div(n, 4L * m.threads)));
+  tile = std::max(1L, std::min(tile, n));
+  p.tile[0] = static_cast<int>(tile);
+  p.items_per_axis[0] = static_cast<int>(ceil_div(n, tile));
+  p.items = p.items_per_axis[0];
+  p.ring_bytes = 2 * std::min(n, tile + 2 * h) * s.scalar_bytes;
+  p.redundancy = static_cast<double>(std::min(n, tile + 2 * h)) / tile;
+  p.blocked = true;
+  p.reason = forced ? "Backend::ebisu" : "model";
+  if (!forced) {
+    if (steps < 2) {
+      p.blocked = false;
+      p.reason = "fewer than two steps";
+    } else if (p.redundancy > kMaxRedundancy) {
+      p.blocked = false;
+      p.reason = "tiles too small for the halo";
+    } else if (2.0 * n * s.scalar_bytes <= static_cast<double>(m.l2_bytes) * m.threads) {
+      p.blocked = false;
+      p.reason = "the field fits in the cores' L2 caches";
+    } else if (p.items < m.threads) {
+      p.blocked = false;
+      p.reason = "too few work items for the threads";
+    }
+  }
+  if (knobs.threads > 0) p.reason += "; threads knob ignored (one thread per work item)";
+  return p;
+}
+
 }  // namespace
 
 HostMachine host_machine(int threads) {
@@ -80,10 +116,11 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
     p.reason = "fewer than two steps";
     return p;
   }
-  int depth = knobs.temporal_depth > 0 ? knobs.temporal_depth : (s.rank == 2 ? (r == 1 ? 8 : 4) : (r == 1 ? 4 : 2));
+  int depth = knobs.temporal_depth > 0 ? knobs.temporal_depth : (s.rank <= 2 ? (r == 1 ? 8 : 4) : (r == 1 ? 4 : 2));
   depth = std::max(1, std::min(depth, std::max(1, steps)));
   const long budget = static_cast<long>(kL2Share * m.l2_bytes);
 
+  if (s.rank == 1) return plan_line(m, s, n[0], steps, depth, knobs, forced);
   // Widest cross-section tile whose rings fit the budget, at the deepest depth
   // that fits (a knob's depth is kept unless nothing fits).
   for (; depth >= 1; --depth) {

@@ -56,6 +56,19 @@ TEST(PerformanceModelHost, PaperSizesBlockDeepInL2WithWorkForEveryThread) {
   EXPECT_LT(plan(presets::j3d13pt(), m, 2560, 288, 384, 100).depth, q.depth);
 }
 
+TEST(PerformanceModelHost, LinesBlockInL2Tiles) {
+  const HostMachine m = xeon(16);
+  const long n = 1L << 26;
+  const PlanHost p = plan(presets::j1d3pt(), m, n, 1, 1, 100);
+  ASSERT_TRUE(p.blocked) << p.describe();
+  EXPECT_EQ(p.depth, 8);
+  EXPECT_LE(p.ring_bytes, m.l2_bytes / 2);
+  EXPECT_GE(p.items, 4 * m.threads);
+  EXPECT_LT(p.redundancy, 1.01);
+  expect_covers(p, n, 1, 1);
+  EXPECT_FALSE(plan(presets::j1d5pt(), m, 1000, 1, 1, 100).blocked);  // fits in cache
+}
+
 TEST(PerformanceModelHost, KeepsThePlainPathWhereBlockingCannotPay) {
   const HostMachine m = xeon(2);
   // Two 256^2 fields (1 MB) fit in two 1 MB L2 caches.

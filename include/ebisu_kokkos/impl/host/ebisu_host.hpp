@@ -170,8 +170,55 @@ struct BlockedSteps {
   }
 };
 
+// 1-D: a tile of the line widened by H = depth x radius cells, `depth` steps
+// ping-ponged between two buffers in L2 (a row is one cell, so the streamed
+// pipeline of rank 2 and 3 would not vectorise), then its owned cells stored.
+template <class Scalar>
+struct LineAccessor {
+  const Scalar* p;
+  long i;
+  template <int D0, int D1, int D2>
+  KOKKOS_FORCEINLINE_FUNCTION Scalar get() const {
+    return p[i + D0];
+  }
+};
+
+template <int R, class Eval, class Scalar>
+struct BlockedSteps1D {
+  Eval eval;
+  const Scalar* src;
+  Scalar* dst;
+  Geometry g;  // n[0], tile[0], depth, max_depth
+
+  static long scratch_elements(const Geometry& g) {
+    return 2 * std::min<long>(g.n[0], g.tile[0] + 2L * g.max_depth * R);
+  }
+
+  template <class Member>
+  void operator()(const Member& member) const {
+    const long bytes = scratch_elements(g) * static_cast<long>(sizeof(Scalar));
+    Scalar* a = static_cast<Scalar*>(member.team_scratch(1).get_shmem(bytes));
+    Scalar* b = a + scratch_elements(g) / 2;
+    const long n = g.n[0], h = static_cast<long>(g.depth) * R;
+    const long s0 = static_cast<long>(member.league_rank()) * g.tile[0], s1 = std::min(n, s0 + g.tile[0]);
+    const long l0 = std::max(0L, s0 - h), w = std::min(n, s1 + h) - l0;
+    std::memcpy(a, src + l0, static_cast<std::size_t>(w) * sizeof(Scalar));
+    for (int k = 0; k < g.depth; ++k) {
+      // The outer R cells keep their value: the Dirichlet frame at a domain
+      // edge, cells no owned cell depends on any more elsewhere.
+      for (long i = 0; i < R && i < w; ++i) b[i] = a[i];
+      for (long i = std::max<long>(R, w - R); i < w; ++i) b[i] = a[i];
+      const Eval& e = eval;
+      EBISU_KOKKOS_VECTOR_LOOP
+      for (long i = R; i < w - R; ++i) b[i] = e(LineAccessor<Scalar>{a, i});
+      std::swap(a, b);
+    }
+    std::memcpy(dst + s0, a + (s0 - l0), static_cast<std::size_t>(s1 - s0) * sizeof(Scalar));
+  }
+};
+
 /// The blocked host path for one (execution space, stencil, View type).
-template <class ExecSpace, class Stencil, class ViewType>
+template <class ExecSpace, class Stencil, class ViewType, int Rank = view_rank<ViewType>>
 struct HostBlocking {
   using Scalar = typename ViewType::non_const_value_type;
   static constexpr int rank = view_rank<ViewType>;
@@ -228,11 +275,54 @@ struct HostBlocking {
   }
 };
 
+template <class ExecSpace, class Stencil, class ViewType>
+struct HostBlocking<ExecSpace, Stencil, ViewType, 1> {
+  using Scalar = typename ViewType::non_const_value_type;
+  using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
+  using Steps = BlockedSteps1D<Stencil::radius, Eval, Scalar>;
+
+  static PlanHost plan(const StencilPolicy<ExecSpace>& policy, const ViewType& u, bool forced) {
+    const long n[3] = {static_cast<long>(u.extent(0)), 1, 1};
+    const HostMachine machine = host_machine(policy.space().concurrency());
+    return choose_plan_host(machine, stencil_model<Stencil>(static_cast<int>(sizeof(Scalar))), n, policy.steps(),
+                            policy.knobs(), forced);
+  }
+
+  static StencilOutcome run(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
+                            const ViewType& u, const ViewType& scratch, const PlanHost& p) {
+    StencilOutcome outcome;
+    StencilReport& report = outcome.report;
+    report.backend = Backend::ebisu;
+    report.temporal_depth = p.depth;
+    report.plan = p.describe();
+    const int steps = policy.steps();
+    if (steps == 0) return outcome;
+    Geometry g{};
+    g.n[0] = static_cast<long>(u.extent(0));
+    g.tile[0] = p.tile[0];
+    g.max_depth = p.depth;
+    const long bytes = Steps::scratch_elements(g) * static_cast<long>(sizeof(Scalar));
+    using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+    const Policy items = Policy(policy.space(), p.items, 1).set_scratch_size(1, Kokkos::PerTeam(bytes));
+    const std::string step_label = "EbisuKokkos::host_blocking::" + label;
+    ViewType from = u, to = scratch;
+    for (int done = 0; done < steps;) {
+      g.depth = std::min(p.depth, steps - done);
+      Kokkos::parallel_for(step_label, items, Steps{stencil.template bind<Scalar>(), from.data(), to.data(), g});
+      ++report.launches;
+      done += g.depth;
+      std::swap(from, to);
+    }
+    outcome.result_in_scratch = from.data() != u.data();
+    return outcome;
+  }
+};
+
 }  // namespace Host
 
 template <class ExecSpace, class Stencil, class ViewType>
 inline constexpr bool host_blocking_supports =
-    runs_on_host<ExecSpace> && (view_rank<ViewType> == 2 || view_rank<ViewType> == 3) &&
+    runs_on_host<ExecSpace> && view_rank<ViewType> >= 1 && view_rank<ViewType> <= 3 &&
     is_accessible_from<ExecSpace, typename ViewType::memory_space> &&
     (std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutLeft> ||
      std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>);
