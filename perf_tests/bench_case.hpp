@@ -63,11 +63,11 @@ void copy_flat(void* dst, const void* src, long n) {
 
 inline void print_variant_line(const CaseResult& c, const VariantResult& r) {
   if (r.status == "skipped") {
-    std::printf("  %-10s %-26s skipped: %s\n", c.stencil.c_str(), r.name.c_str(), r.note.c_str());
+    std::printf("  %-10s %-33s skipped: %s\n", c.stencil.c_str(), r.name.c_str(), r.note.c_str());
   } else if (r.times_s.empty()) {
-    std::printf("  %-10s %-26s %s: %s\n", c.stencil.c_str(), r.name.c_str(), r.status.c_str(), r.note.c_str());
+    std::printf("  %-10s %-33s %s: %s\n", c.stencil.c_str(), r.name.c_str(), r.status.c_str(), r.note.c_str());
   } else {
-    std::printf("  %-10s %-26s median %9.3f ms  best %9.3f ms  %8.2f GCells/s  %5.1f%% of bound  %s\n",
+    std::printf("  %-10s %-33s median %9.3f ms  best %9.3f ms  %8.2f GCells/s  %5.1f%% of bound  %s\n",
                 c.stencil.c_str(), r.name.c_str(), r.median_s * 1e3, r.best_s * 1e3, r.gcells_median,
                 100 * r.fraction_of_bound, r.status.c_str());
   }
@@ -165,7 +165,16 @@ CaseResult run_one_case(const std::string& name, const Stencil& stencil, const O
   const long n = static_cast<long>(c.cells);
 
   // 1. Plain Kokkos.
-  auto plain = make_plain_variants<Scalar>(stencil, input, u, scratch, steps);
+  auto plain = make_plain_variants<Scalar>(stencil, input, u, scratch, steps, o);
+  if (plain.empty()) {
+    VariantResult r;
+    r.name = "plain-kokkos";
+    r.family = "plain-kokkos";
+    r.status = "FAILED";
+    r.note = "--plain-variants selects no plain variant of this rank: nothing to check against";
+    print_variant_line(c, r);
+    c.variants.push_back(r);
+  }
   std::vector<VariantResult> plain_results;
   for (size_t i = 0; i < plain.size(); ++i) {
     Variant& v = plain[i];
@@ -235,6 +244,13 @@ CaseResult run_one_case(const std::string& name, const Stencil& stencil, const O
   // 3. SpMV and parallel_stencil, checked against the reference before timing.
   auto check_and_time = [&](Variant& v) {
     VariantResult r = result_of(v, tol);
+    if (!v.skip_reason.empty()) {
+      r.status = "skipped";
+      r.note = v.skip_reason;
+      print_variant_line(c, r);
+      c.variants.push_back(r);
+      return;
+    }
     try {
       if (best < 0) throw std::runtime_error("no correct plain-Kokkos variant to check against");
       v.reset();

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <regex>
 #include <sstream>
 
 namespace ebisu_bench {
@@ -35,6 +36,15 @@ const char* usage_text =
     "  --oracle-limit N     serial host check of the reference when cells x T <= N (default 2e7)\n"
     "  --ebisu-depths a,b   also time Backend::ebisu at these forced depths (DoubleBuffer form)\n"
     "  --ebisu-threads a,b  threads per block of those runs (default: the model's)\n"
+    "  --ebisu-strategies a,b  also time Backend::ebisu with the Strategy forced (DoubleBuffer form):\n"
+    "                       sm_tiling -> ebisu-sm, device_tiling -> ebisu-device, automatic -> ebisu-auto\n"
+    "  --ebisu-variants a,b parallel_stencil variants to run, of: automatic generic double-buffer\n"
+    "                       other-layout (default: all)\n"
+    "  --plain-variants a,b plain-Kokkos variants to run, by name (mdrange-tile-32x4,\n"
+    "                       graph-mdrange-coarse4-tile-32x4x1, ...); 'fast' = the size sweep's set:\n"
+    "                       mdrange-[coarse4-]tile-32x4[x1] and their graph- forms (default: all)\n"
+    "  --graph-steps G      steps per Kokkos::Experimental::Graph of the graph-* variants, even\n"
+    "                       (default: the largest even divisor of T up to 64)\n"
     "  --help\n"
     "Kokkos options (--kokkos-threads=..., --kokkos-device-id=...) are passed to Kokkos.\n";
 
@@ -83,6 +93,31 @@ void parse_dims(const std::string& option, const std::string& s, int* dims, int 
 }
 
 }  // namespace
+
+const std::vector<std::string>& fast_plain_variants() {
+  static const std::vector<std::string> names = {
+      "mdrange-coarse4-tile-32x4",       "mdrange-coarse4-tile-32x4x1",       "mdrange-tile-32x4",
+      "mdrange-tile-32x4x1",             "graph-mdrange-coarse4-tile-32x4",   "graph-mdrange-coarse4-tile-32x4x1",
+      "graph-mdrange-tile-32x4",         "graph-mdrange-tile-32x4x1"};
+  return names;
+}
+
+bool plain_variant_selected(const Options& o, const std::string& name) {
+  if (o.plain_variants.empty()) return true;
+  for (const auto& s : o.plain_variants) {
+    if (s == name) return true;
+    if (s == "fast") {
+      const auto& f = fast_plain_variants();
+      if (std::find(f.begin(), f.end(), name) != f.end()) return true;
+    }
+  }
+  return false;
+}
+
+bool ebisu_variant_selected(const Options& o, const std::string& name) {
+  return o.ebisu_variants.empty() ||
+         std::find(o.ebisu_variants.begin(), o.ebisu_variants.end(), name) != o.ebisu_variants.end();
+}
 
 std::vector<std::string> all_stencil_names() {
   std::vector<std::string> names;
@@ -145,6 +180,35 @@ Options parse_options(int argc, char** argv) {
     } else if (arg == "--ebisu-depths" || arg == "--ebisu-threads") {
       auto& list = arg == "--ebisu-depths" ? o.ebisu_depths : o.ebisu_threads;
       for (const auto& item : split(next(), ',')) list.push_back(static_cast<int>(to_long(arg, item, 1)));
+    } else if (arg == "--plain-variants") {
+      // Names the harness can offer (graph- only for the two step loops that have one).
+      static const std::regex plain_name(
+          "fast|mdrange-default|mdrange-tile-row|range-interior|range-branch|openmp-simd-loop|"
+          "mdrange-(coarse4-)?tile-[0-9]+x[0-9]+(x[0-9]+)?|graph-mdrange-(coarse4-)?tile-32x4(x1)?");
+      o.plain_variants = split(next(), ',');
+      for (const auto& n : o.plain_variants) {
+        if (!std::regex_match(n, plain_name)) fail("--plain-variants: unknown plain variant '" + n + "'");
+      }
+    } else if (arg == "--ebisu-variants") {
+      o.ebisu_variants = split(next(), ',');
+      for (const auto& n : o.ebisu_variants) {
+        if (n != "automatic" && n != "generic" && n != "double-buffer" && n != "other-layout") {
+          fail("--ebisu-variants: unknown variant '" + n + "' (automatic generic double-buffer other-layout)");
+        }
+      }
+    } else if (arg == "--ebisu-strategies") {
+      for (auto n : split(next(), ',')) {
+        std::replace(n.begin(), n.end(), '-', '_');
+        if (n != "automatic" && n != "sm_tiling" && n != "device_tiling") {
+          fail("--ebisu-strategies: unknown strategy '" + n + "' (automatic sm_tiling device_tiling)");
+        }
+        if (std::find(o.ebisu_strategies.begin(), o.ebisu_strategies.end(), n) == o.ebisu_strategies.end()) {
+          o.ebisu_strategies.push_back(n);
+        }
+      }
+    } else if (arg == "--graph-steps") {
+      o.graph_steps = static_cast<int>(to_long(arg, next(), 2));
+      if (o.graph_steps % 2 != 0) fail("--graph-steps must be even (the graph must end in the buffer it starts from)");
     } else {
       fail("unknown option '" + arg + "'");
     }

@@ -24,11 +24,24 @@ struct Options {
   long oracle_limit = 20000000;       ///< serial host check of the reference when cells x T <= this
   std::vector<int> ebisu_depths;      ///< forced-depth EBISU variants (Backend::ebisu, DoubleBuffer)
   std::vector<int> ebisu_threads;     ///< threads per block of those variants (empty: the model's)
+  std::vector<std::string> plain_variants;    ///< plain variants to run (names; "fast" = the sweep set); empty: all
+  std::vector<std::string> ebisu_variants;    ///< parallel_stencil:<name> variants to run; empty: all
+  std::vector<std::string> ebisu_strategies;  ///< Backend::ebisu with a forced Strategy (ebisu-sm, ebisu-device, ...)
+  int graph_steps = 0;                        ///< steps per graph of the graph-* variants (even); 0: automatic
   std::string command_line;
 };
 
 /// Parses argv; prints usage and exits on --help or on an error.
 Options parse_options(int argc, char** argv);
+
+/// Whether the plain variant `name` is selected by --plain-variants (always when the list is empty).
+bool plain_variant_selected(const Options& o, const std::string& name);
+
+/// Whether parallel_stencil:<name> is selected by --ebisu-variants (always when the list is empty).
+bool ebisu_variant_selected(const Options& o, const std::string& name);
+
+/// The plain variants that "--plain-variants fast" stands for (both ranks): the size sweep's set.
+const std::vector<std::string>& fast_plain_variants();
 
 /// Every stencil name the harness knows, in suite order.
 std::vector<std::string> all_stencil_names();

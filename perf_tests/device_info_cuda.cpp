@@ -1,4 +1,4 @@
-// The one file of the harness that includes CUDA headers: the GPU's name and memory.
+// The GPU's name and memory. With graph_capture_cuda.cpp, the only files of the harness with CUDA headers.
 
 #include "device_info.hpp"
 

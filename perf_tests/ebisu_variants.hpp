@@ -10,7 +10,12 @@
 //    other layout (extents reversed, stencil offsets transposed), to show
 //    that the kernels do not depend on the View's layout;
 //  - ebisu-dD-tN: Backend::ebisu with forced depth / threads (--ebisu-depths,
-//    --ebisu-threads), on a DoubleBuffer: what the model chooses from.
+//    --ebisu-threads), on a DoubleBuffer: what the model chooses from;
+//  - ebisu-sm / ebisu-device / ebisu-auto: Backend::ebisu with the Strategy
+//    forced to sm_tiling / device_tiling / automatic (--ebisu-strategies), on a
+//    DoubleBuffer; the report's strategy (what ran) and plan are recorded.
+//    Listed as skipped where Backend::ebisu is unavailable.
+// --ebisu-variants restricts the parallel_stencil:* variants.
 
 #include "cli.hpp"
 #include "variant.hpp"
@@ -88,6 +93,7 @@ std::vector<Variant> make_ebisu_variants(const Stencil& stencil, const View& inp
                                 number_param("temporal_depth", report->temporal_depth),
                                 number_param("launches", report->launches),
                                 number_param("predicted_gcells_per_s", report->predicted_gcells_per_s),
+                                text_param("strategy", EbisuKokkos::to_string(report->strategy)),
                                 text_param("plan", report->plan)};
     };
   };
@@ -95,6 +101,7 @@ std::vector<Variant> make_ebisu_variants(const Stencil& stencil, const View& inp
 
   std::vector<Variant> variants;
   for (auto backend : {EbisuKokkos::Backend::automatic, EbisuKokkos::Backend::generic}) {
+    if (!ebisu_variant_selected(options, EbisuKokkos::to_string(backend))) continue;
     auto report = std::make_shared<EbisuKokkos::StencilReport>();
     auto run = [=]() {
       Policy policy(Space(), steps);
@@ -113,39 +120,45 @@ std::vector<Variant> make_ebisu_variants(const Stencil& stencil, const View& inp
     *buffers = EbisuKokkos::DoubleBuffer<View>(u, scratch);
   };
   auto buffer_output = [=]() -> const void* { return buffers->current().data(); };
-  auto add_double_buffer = [&](const std::string& name, EbisuKokkos::Backend backend, int depth, int threads) {
+  auto add_double_buffer = [&](const std::string& name, EbisuKokkos::Backend backend, int depth, int threads,
+                               EbisuKokkos::Strategy strategy = EbisuKokkos::Strategy::automatic) {
     auto report = std::make_shared<EbisuKokkos::StencilReport>();
     auto run = [=]() {
       Policy policy(Space(), steps);
-      policy.set_backend(backend).set_temporal_depth(depth).set_threads(threads);
+      policy.set_backend(backend).set_temporal_depth(depth).set_threads(threads).set_strategy(strategy);
       *report = EbisuKokkos::parallel_stencil("ebisu_bench", policy, stencil, *buffers);
     };
     variants.push_back(Variant{name, "ebisu-kokkos",
                                {text_param("requested_backend", EbisuKokkos::to_string(backend)), avail,
                                 text_param("api", "DoubleBuffer"), number_param("depth_knob", depth),
-                                number_param("threads_knob", threads)},
+                                number_param("threads_knob", threads),
+                                text_param("strategy_knob", EbisuKokkos::to_string(strategy))},
                                reset_buffers, run, buffer_output, report_params(report)});
   };
-  add_double_buffer("parallel_stencil:double-buffer", EbisuKokkos::Backend::automatic, 0, 0);
+  if (ebisu_variant_selected(options, "double-buffer")) {
+    add_double_buffer("parallel_stencil:double-buffer", EbisuKokkos::Backend::automatic, 0, 0);
+  }
 
   if constexpr (transposable<Stencil>()) {
-    auto report = std::make_shared<EbisuKokkos::StencilReport>();
-    const Stencil transposed = Transposed<Stencil>::of(stencil);
-    auto ou = other_layout_view(u);
-    auto os = other_layout_view(scratch);
-    using O = decltype(ou);
-    auto run = [=]() {
-      Policy policy(Space(), steps);
-      *report = EbisuKokkos::parallel_stencil("ebisu_bench", policy, transposed, ou, os);
-    };
-    variants.push_back(Variant{"parallel_stencil:other-layout", "ebisu-kokkos",
-                               {text_param("requested_backend", "automatic"),
-                                text_param("layout", std::is_same_v<typename O::array_layout, Kokkos::LayoutLeft>
-                                                         ? "LayoutLeft"
-                                                         : "LayoutRight"),
-                                text_param("ebisu_available",
-                                           EbisuKokkos::ebisu_available<Space, Stencil, O> ? "true" : "false")},
-                               reset, run, [=]() -> const void* { return u.data(); }, report_params(report)});
+    if (ebisu_variant_selected(options, "other-layout")) {
+      auto report = std::make_shared<EbisuKokkos::StencilReport>();
+      const Stencil transposed = Transposed<Stencil>::of(stencil);
+      auto ou = other_layout_view(u);
+      auto os = other_layout_view(scratch);
+      using O = decltype(ou);
+      auto run = [=]() {
+        Policy policy(Space(), steps);
+        *report = EbisuKokkos::parallel_stencil("ebisu_bench", policy, transposed, ou, os);
+      };
+      variants.push_back(Variant{"parallel_stencil:other-layout", "ebisu-kokkos",
+                                 {text_param("requested_backend", "automatic"),
+                                  text_param("layout", std::is_same_v<typename O::array_layout, Kokkos::LayoutLeft>
+                                                           ? "LayoutLeft"
+                                                           : "LayoutRight"),
+                                  text_param("ebisu_available",
+                                             EbisuKokkos::ebisu_available<Space, Stencil, O> ? "true" : "false")},
+                                 reset, run, [=]() -> const void* { return u.data(); }, report_params(report)});
+    }
   }
 
   if constexpr (available) {
@@ -155,6 +168,23 @@ std::vector<Variant> make_ebisu_variants(const Stencil& stencil, const View& inp
       for (int t : threads)
         add_double_buffer("ebisu-d" + std::to_string(d) + (t > 0 ? "-t" + std::to_string(t) : ""),
                           EbisuKokkos::Backend::ebisu, d, t);
+  }
+  for (const auto& s : options.ebisu_strategies) {
+    const auto strategy = s == "sm_tiling"       ? EbisuKokkos::Strategy::sm_tiling
+                          : s == "device_tiling" ? EbisuKokkos::Strategy::device_tiling
+                                                 : EbisuKokkos::Strategy::automatic;
+    const std::string name = s == "sm_tiling" ? "ebisu-sm" : s == "device_tiling" ? "ebisu-device" : "ebisu-auto";
+    if constexpr (available) {
+      add_double_buffer(name, EbisuKokkos::Backend::ebisu, 0, 0, strategy);
+    } else {
+      Variant v;
+      v.name = name;
+      v.family = "ebisu-kokkos";
+      v.params = {text_param("requested_backend", "ebisu"), avail,
+                  text_param("strategy_knob", EbisuKokkos::to_string(strategy))};
+      v.skip_reason = "Backend::ebisu is not available for this execution space, rank, scalar and layout";
+      variants.push_back(v);
+    }
   }
   return variants;
 }

@@ -13,15 +13,34 @@
 //    flight per thread instead of 1, the usual fix for a memory-bound kernel
 //    with too few bytes in flight);
 //  - range-interior: flattened RangePolicy over the interior cells, index div/mod;
-//  - range-branch: flattened RangePolicy over all cells, boundary cells copied.
+//  - range-branch: flattened RangePolicy over all cells, boundary cells copied;
+//  - openmp-simd-loop (host spaces, OpenMP builds): the same loop in plain C++
+//    with OpenMP, no Kokkos (openmp_loop_variant.hpp);
+//  - graph-<base> (base = mdrange-tile-32x4[x1], mdrange-coarse4-tile-32x4[x1]):
+//    the same step loop recorded once (untimed) as a Kokkos::Experimental::Graph
+//    of G steps (G even: it ends in the buffer it starts from) and replayed
+//    T / G times, the T mod G remaining steps as ordinary dispatches. What a
+//    careful user does when the loop is launch-bound (small domains): on CUDA
+//    a graph node costs ~0.5 us instead of ~3.4 us per launch.
 //
 // Interior-only variants rely on the scratch buffer's boundary frame holding
 // the input (set once, untimed, as a user does it once per simulation).
 
+#include "cli.hpp"
+#include "graph_capture.hpp"
+#include "openmp_loop_variant.hpp"
 #include "variant.hpp"
 
+#if !EBISU_BENCH_GRAPH_BY_STREAM_CAPTURE
+#include <Kokkos_Graph.hpp>
+#endif
 #include <ebisu_kokkos/impl/offsets.hpp>
 
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -164,10 +183,54 @@ Kokkos::Array<int, 3> tile_in_index_order(const int (&t)[3]) {
   return tile;
 }
 
-/// The plain-Kokkos variants for a stencil on (u, scratch); `input` is the saved input.
+/// Steps per graph: `requested` (even) if given, else the largest even divisor
+/// of T up to 64 when it is at least half of min(64, T), else the largest even
+/// number up to min(64, T) (the rest of T runs as ordinary dispatches). 0 when T < 2.
+inline int graph_block_steps(int steps, int requested) {
+  const int cap = std::min(requested > 0 ? requested : 64, steps - steps % 2);
+  if (cap < 2 || requested > 0) return cap < 2 ? 0 : cap;
+  for (int d = cap; d >= 2 && 2 * d >= cap; d -= 2) {
+    if (steps % d == 0) return d;
+  }
+  return cap;
+}
+
+#if !EBISU_BENCH_GRAPH_BY_STREAM_CAPTURE
+// Kokkos 4.x can instantiate a graph before its first submit (3.4 does it in
+// the first submit, which is the untimed warm-up run here).
+template <class G, class = void>
+struct HasInstantiate : std::false_type {};
+template <class G>
+struct HasInstantiate<G, std::void_t<decltype(std::declval<G&>().instantiate())>> : std::true_type {};
+
+/// A Kokkos::Experimental::Graph of `g` Jacobi steps on (u, scratch), the first
+/// reading u (g even: the last writes u). Public Kokkos API only.
+template <class Space, class Step, class View, class Policy>
+std::shared_ptr<Kokkos::Experimental::Graph<Space>> build_step_graph(const std::string& label, const Policy& policy,
+                                                                     const Step& proto, const View& u,
+                                                                     const View& scratch, int g) {
+  auto graph = std::make_shared<Kokkos::Experimental::Graph<Space>>(
+      Kokkos::Experimental::create_graph(Space(), [&](const auto& root) {
+        Kokkos::Experimental::GraphNodeRef<Space> node = root;  // type-erased: one chain of g nodes
+        View a = u, b = scratch;
+        for (int s = 0; s < g; ++s) {
+          Step f = proto;
+          f.in = a;
+          f.out = b;
+          node = node.then_parallel_for(label, policy, f);
+          std::swap(a, b);
+        }
+      }));
+  if constexpr (HasInstantiate<Kokkos::Experimental::Graph<Space>>::value) graph->instantiate();
+  return graph;
+}
+#endif
+
+/// The plain-Kokkos variants for a stencil on (u, scratch); `input` is the saved
+/// input. Only those selected by --plain-variants are built.
 template <class Scalar, class Stencil, class View>
 std::vector<Variant> make_plain_variants(const Stencil& stencil, const View& input, const View& u,
-                                         const View& scratch, int steps) {
+                                         const View& scratch, int steps, const Options& options) {
   using Space = Kokkos::DefaultExecutionSpace;
   constexpr int rank = static_cast<int>(View::rank);
   constexpr int radius = Stencil::radius;
@@ -196,6 +259,7 @@ std::vector<Variant> make_plain_variants(const Stencil& stencil, const View& inp
 
   std::vector<Variant> variants;
   auto add = [&](const std::string& name, std::vector<Param> params, std::function<void()> run) {
+    if (!plain_variant_selected(options, name)) return;
     params.insert(params.begin(), text_param("layout", layout_name));
     variants.push_back(Variant{name, "plain-kokkos", params, reset, run, output, {}});
   };
@@ -211,6 +275,84 @@ std::vector<Variant> make_plain_variants(const Stencil& stencil, const View& inp
         std::swap(a, b);
       }
     };
+  };
+  // The same loop as a graph of G steps replayed T / G times, then T mod G
+  // ordinary dispatches (from u again, G being even). Built here, untimed.
+  const int graph_steps = graph_block_steps(steps, options.graph_steps);
+  auto add_graph = [&](const std::string& base, std::vector<Param> params, const std::string& label,
+                       const auto& make_policy) {
+    const std::string name = "graph-" + base;
+    if (graph_steps < 2 || !plain_variant_selected(options, name)) return;
+    const int replays = steps / graph_steps, rest = steps % graph_steps;
+    params.push_back(number_param("graph_steps", graph_steps));
+    params.push_back(number_param("graph_replays", replays));
+    params.push_back(number_param("ordinary_dispatches_after_graphs", rest));
+    std::function<void()> run;
+    try {
+      Kokkos::fence();
+      const auto t0 = std::chrono::steady_clock::now();
+#if EBISU_BENCH_GRAPH_BY_STREAM_CAPTURE
+      // Kokkos' Graph does not compile here: the same loop on a Kokkos::Cuda
+      // instance of its own stream, recorded by CUDA stream capture. The
+      // light-weight hint makes Kokkos pass the functor as a kernel argument
+      // (captured by value) instead of through its one constant-memory or
+      // global-memory staging buffer (which a replay would read as it is then).
+      if constexpr (!std::is_same_v<Space, Kokkos::Cuda>) {
+        throw std::runtime_error("no graph for this execution space in this build");
+      } else {
+        const Kokkos::Cuda exec = make_capture_space();
+        const auto policy =
+            Kokkos::Experimental::require(make_policy(exec), Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+        auto dispatch = [=](int n) {
+          View a = u, b = scratch;
+          for (int s = 0; s < n; ++s) {
+            Step f = proto;
+            f.in = a;
+            f.out = b;
+            Kokkos::parallel_for(label, policy, f);
+            std::swap(a, b);
+          }
+        };
+        dispatch(1);  // outside the capture: the kernel's one-time set-up calls (cache config, lock arrays)
+        exec.fence();
+        auto graph = std::make_shared<CapturedGraph>(exec, [&]() { dispatch(graph_steps); });
+        if (graph->kernel_nodes() != graph_steps || graph->nodes() != graph_steps) {
+          throw std::runtime_error("the captured graph has " + std::to_string(graph->nodes()) + " nodes (" +
+                                   std::to_string(graph->kernel_nodes()) + " kernels), expected " +
+                                   std::to_string(graph_steps) + " kernels");
+        }
+        params.push_back(text_param("graph", "CUDA graph captured from a Kokkos::Cuda instance's stream "
+                                             "(Kokkos 3.4's Graph does not compile with CUDA 13); "
+                                             "WorkItemProperty::HintLightWeight"));
+        run = [=]() {
+          for (int r = 0; r < replays; ++r) graph->launch();
+          dispatch(rest);  // on the same stream, after the replays
+        };
+      }
+#else
+      const auto policy = make_policy(Space());
+      auto graph = build_step_graph<Space>(label, policy, proto, u, scratch, graph_steps);
+      params.push_back(text_param("graph", "Kokkos::Experimental::Graph, one chain of then_parallel_for nodes"));
+      run = [=]() {
+        for (int r = 0; r < replays; ++r) graph->submit();
+        View a = u, b = scratch;
+        for (int s = 0; s < rest; ++s) {
+          Step f = proto;
+          f.in = a;
+          f.out = b;
+          Kokkos::parallel_for(label, policy, f);
+          std::swap(a, b);
+        }
+      };
+#endif
+      Kokkos::fence();
+      params.push_back(number_param(
+          "graph_build_s_untimed", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+    } catch (const std::exception& ex) {
+      const std::string why = std::string("building the graph failed: ") + ex.what();
+      run = [why]() { throw std::runtime_error(why); };
+    }
+    add(name, params, run);
   };
 
   if constexpr (rank >= 2) {
@@ -254,9 +396,14 @@ std::vector<Variant> make_plain_variants(const Stencil& stencil, const View& inp
       const Box b = make_box(t, false);
       std::string name = t.empty() ? "mdrange-default" : "mdrange-tile-" + b.shape;
       if (on_host && &t == &tiles.back()) name = "mdrange-tile-row";
-      add(name, {text_param("policy", "MDRangePolicy"), text_param("iterate", iterate),
-                 text_param("tile_fast_next_slow", b.shape)},
-          step_loop("ebisu_bench::mdrange", Policy(Space(), b.begin, b.end, b.tile)));
+      const Policy policy(Space(), b.begin, b.end, b.tile);
+      const std::vector<Param> params{text_param("policy", "MDRangePolicy"), text_param("iterate", iterate),
+                                      text_param("tile_fast_next_slow", b.shape)};
+      add(name, params, step_loop("ebisu_bench::mdrange", policy));
+      if (name == (rank == 2 ? "mdrange-tile-32x4" : "mdrange-tile-32x4x1")) {
+        add_graph(name, params, "ebisu_bench::mdrange_graph",
+                  [=](const auto& space) { return Policy(space, b.begin, b.end, b.tile); });
+      }
     }
     using CoarsePolicy =
         Kokkos::MDRangePolicy<Space, Coarse, Kokkos::Rank<rank, order, order>, Kokkos::IndexType<int>>;
@@ -265,10 +412,16 @@ std::vector<Variant> make_plain_variants(const Stencil& stencil, const View& inp
                   : std::vector<std::vector<int>>{{32, 4, 1}, {64, 2, 1}};
     for (const auto& t : coarse_tiles) {
       const Box b = make_box(t, true);
-      add("mdrange-coarse4-tile-" + b.shape,
-          {text_param("policy", "MDRangePolicy"), text_param("iterate", iterate),
-           text_param("tile_fast_next_slow", b.shape), number_param("cells_per_thread_slowest_index", kCoarseCells)},
-          step_loop("ebisu_bench::mdrange_coarse", CoarsePolicy(Space(), b.begin, b.end, b.tile)));
+      const CoarsePolicy policy(Space(), b.begin, b.end, b.tile);
+      const std::string name = "mdrange-coarse4-tile-" + b.shape;
+      const std::vector<Param> params{text_param("policy", "MDRangePolicy"), text_param("iterate", iterate),
+                                      text_param("tile_fast_next_slow", b.shape),
+                                      number_param("cells_per_thread_slowest_index", kCoarseCells)};
+      add(name, params, step_loop("ebisu_bench::mdrange_coarse", policy));
+      if (b.shape == (rank == 2 ? "32x4" : "32x4x1")) {
+        add_graph(name, params, "ebisu_bench::mdrange_coarse_graph",
+                  [=](const auto& space) { return CoarsePolicy(space, b.begin, b.end, b.tile); });
+      }
     }
   }
 
@@ -282,6 +435,15 @@ std::vector<Variant> make_plain_variants(const Stencil& stencil, const View& inp
     add("range-branch", {text_param("policy", "RangePolicy"), text_param("indexing", "all cells, div/mod, boundary branch")},
         step_loop("ebisu_bench::range_branch", policy));
   }
+#if defined(_OPENMP)
+  // The plain-C++ reference (no Kokkos) on host spaces.
+  if constexpr (std::is_same_v<typename View::memory_space, Kokkos::HostSpace>) {
+    add("openmp-simd-loop",
+        {text_param("policy", "none: #pragma omp parallel for + #pragma omp simd, raw pointers"),
+         text_param("indexing", "interior cells, contiguous index innermost")},
+        openmp_loop<typename Stencil::points, Scalar, rank, radius>(u, scratch, proto.c, steps));
+  }
+#endif
   return variants;
 }
 

@@ -14,23 +14,25 @@ void print_table(const RunInfo& info, const std::vector<CaseResult>& cases) {
               info.steps, info.reps, info.copy_bw_best_gbs, info.bound_gcells);
   std::printf("GCells/s = interior cells x T / median time; %%bound = of the per-step device-memory bound; "
               "speedup = best plain-Kokkos median / median\n\n");
-  std::printf("%-11s %-26s %-7s %10s %10s %9s %7s %8s %10s  %s\n", "stencil", "variant", "status", "median ms",
+  std::printf("%-11s %-33s %-7s %10s %10s %9s %7s %8s %10s  %s\n", "stencil", "variant", "status", "median ms",
               "best ms", "GCells/s", "%bound", "speedup", "maxreldiff", "notes");
   for (const auto& c : cases) {
     for (const auto& r : c.variants) {
       std::string notes = r.note;
       if (r.name == c.best_plain) notes = "best plain (reference)" + (notes.empty() ? "" : "; " + notes);
       for (const auto& p : r.params) {
-        if (p.key == "backend" || p.key == "temporal_depth") notes += (notes.empty() ? "" : " ") + p.key + "=" + p.value;
+        const bool shown = p.key == "backend" || p.key == "temporal_depth" || p.key == "graph_steps" ||
+                           (p.key == "strategy" && p.value != "automatic");
+        if (shown) notes += (notes.empty() ? "" : " ") + p.key + "=" + p.value;
       }
       if (r.times_s.empty()) {
-        std::printf("%-11s %-26s %-7s %10s %10s %9s %7s %8s %10s  %s\n", c.stencil.c_str(), r.name.c_str(),
+        std::printf("%-11s %-33s %-7s %10s %10s %9s %7s %8s %10s  %s\n", c.stencil.c_str(), r.name.c_str(),
                     r.status.c_str(), "-", "-", "-", "-", "-",
                     r.max_rel_diff >= 0 ? std::to_string(r.max_rel_diff).c_str() : "-", notes.c_str());
       } else {
         char diff[32];
         std::snprintf(diff, sizeof(diff), "%.1e", r.max_rel_diff);
-        std::printf("%-11s %-26s %-7s %10.3f %10.3f %9.2f %6.1f%% %7.2fx %10s  %s\n", c.stencil.c_str(),
+        std::printf("%-11s %-33s %-7s %10.3f %10.3f %9.2f %6.1f%% %7.2fx %10s  %s\n", c.stencil.c_str(),
                     r.name.c_str(), r.status.c_str(), r.median_s * 1e3, r.best_s * 1e3, r.gcells_median,
                     100 * r.fraction_of_bound, r.speedup, r.max_rel_diff >= 0 ? diff : "-", notes.c_str());
       }

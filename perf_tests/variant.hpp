@@ -23,6 +23,7 @@ struct Variant {
   std::function<void()> run;                ///< timed: the T steps
   std::function<const void*()> output;      ///< device pointer to the result after run()
   std::function<std::vector<Param>()> after_run;  ///< optional: parameters known only after a run
+  std::string skip_reason;                  ///< non-empty: not run, listed as skipped with this reason
 };
 
 inline Param text_param(const std::string& key, const std::string& value) { return {key, value, false}; }

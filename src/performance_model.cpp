@@ -1,5 +1,8 @@
 #include <ebisu_kokkos/impl/performance_model.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 namespace EbisuKokkos {
 namespace Impl {
 
@@ -17,6 +20,31 @@ DeviceModel reference_h200_model() {
   d.fp32_gflops = d.sm_count * 128 * 2 * d.clock_ghz;
   d.grid_sync_us = 2.5;
   return d;
+}
+
+namespace {
+// Host-side cost of one Kokkos dispatch (MDRange on Cuda, Kokkos 3.4), and the
+// gap the GPU sees between back-to-back kernels of a dispatch-per-step loop.
+constexpr double kGenericDispatchS = 4.0e-6;
+constexpr double kGenericKernelGapS = 0.8e-6;
+}  // namespace
+
+double generic_step_seconds(double memory_seconds) {
+  return std::max(kGenericDispatchS, memory_seconds + kGenericKernelGapS);
+}
+
+double predict_generic_seconds_2d(const DeviceModel& d, const StencilModel& s, long n_slow, long n_fast, int steps) {
+  // One read and one write per cell-step at ~76% of the copy bandwidth for the
+  // 5-point star, less as the stencil grows (192, 175, 192, 113 GCells/s for
+  // j2d5pt, j2d9pt, j2d9pt-gol, j2d25pt at 2048^2 on an H200).
+  const int r = s.radius;
+  const double interior = static_cast<double>(n_slow - 2 * r) * (n_fast - 2 * r);
+  const double gcells = 0.76 * d.dram_bandwidth_gbs / (2.0 * s.scalar_bytes) *
+                        std::pow(5.0 / std::max(s.points, 5), 0.33);
+  double t = steps * generic_step_seconds(interior / (gcells * 1e9));
+  // An odd step count ends in the scratch buffer: one copy back.
+  if (steps % 2 == 1) t += 2.0 * n_slow * n_fast * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
+  return t;
 }
 
 double StencilModel::smem_accesses_per_cell() const {

@@ -13,9 +13,17 @@ namespace {
 
 // Calibration constants (H200, docs/perf-notes-device-tiling.md).
 constexpr double kSmemEfficiency = 0.70;     // of the peak 128 B/clock/SM the compute phase reaches
-constexpr double kStepFixedCycles = 360;     // two block barriers and the load-to-use latency of a step
-constexpr double kStepCyclesPerCell = 14;    // per register-staged cell of one thread (issue latency)
-constexpr double kExchangeLatencyUs = 1.2;   // store, barrier visibility and L2 read round trip
+constexpr double kStepFixedCycles = 200;     // the block barrier and the pipeline drain of a step
+constexpr double kStepCyclesPerRun = 120;    // a run's window fill (shared-memory latency)
+constexpr double kStepCyclesPerCell = 12;    // per cell of a thread's run (issue and latency not hidden)
+// Store, barrier visibility and the L2 read round trips of an exchange (H200):
+// v2's load-then-store halo loop measured ~5.9 us per exchange in all (2.5x
+// the first estimate of 1.0 + 1.2 us); v3, four loads in flight, ~4.8 us.
+constexpr double kExchangeLatencyUs = 3.7;
+// 3-D steps cost more than the 2-D-calibrated terms give (H200, v3: 2.6x on
+// average at 32^3 / 64^3; runs of 4-8 cells and narrow columns): measured,
+// not yet understood.
+constexpr double kStepScale3D = 2.6;
 constexpr double kL2OverDram = 2.2;          // L2 bandwidth relative to the measured DRAM copy bandwidth
 constexpr double kLaunchUs = 6.0;            // cooperative launch and the tail of the grid
 constexpr double kDefaultGridSyncUs = 1.0;   // measured 0.98 us at 132 blocks on an H200
@@ -59,7 +67,7 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
     inner_total *= std::max(0, p.own[a] - 2 * p.halo[a]);
   }
   p.blocks = p.tiles[0] * p.tiles[1] * p.tiles[2];
-  p.smem_bytes = local_total * s.scalar_bytes;
+  p.smem_bytes = 2 * local_total * s.scalar_bytes;  // two copies: each step reads one, writes the other
   const int max_blocks = lim.max_blocks > 0 ? lim.max_blocks : dev.sm_count;
   if (p.blocks > max_blocks) {
     p.why_not = "more tiles than co-resident blocks";
@@ -69,24 +77,23 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
     p.why_not = "tile does not fit in shared memory";
     return p;
   }
+  // Work items: (column, run along the slow axis) pairs, about one per thread;
+  // runs of at least 2R + 2 cells so that the window fill stays a small part.
   p.pencils = (p.local[1] - 2 * rr[1]) * (p.local[2] - 2 * rr[2]);
   const int rows = p.local[0] - 2 * rr[0];
-  const int min_chunks = static_cast<int>(ceil_div(rows, lim.cells_per_thread));
-  if (static_cast<long>(p.pencils) * min_chunks > lim.max_threads) {
-    p.why_not = "tile needs more threads than a block has";
-    return p;
-  }
-  p.chunks = std::max(min_chunks, std::min(rows, lim.max_threads / p.pencils));
+  const int max_chunks = std::max(1, rows / (2 * r + 2));
+  p.chunks = static_cast<int>(std::max(1L, std::min<long>(max_chunks, ceil_div(lim.max_threads, p.pencils))));
   p.chunk_len = static_cast<int>(ceil_div(rows, p.chunks));
   p.chunks = static_cast<int>(ceil_div(rows, p.chunk_len));
-  p.threads = static_cast<int>(ceil_div(static_cast<long>(p.pencils) * p.chunks, 32) * 32);
+  const long items = static_cast<long>(p.pencils) * p.chunks;
+  p.threads = static_cast<int>(std::min<long>(lim.max_threads, ceil_div(items, 32) * 32));
   p.valid = true;
   p.redundancy = static_cast<double>(compute_total) / owned_total;
 
   // One step: the whole widened tile through shared memory (loads of the
-  // off-column points, the centre column once per cell plus each run's window
-  // fill, the store of the staged result) or through the FP units, whichever is
-  // slower, plus a fixed cost that dominates small tiles.
+  // off-column points, one centre-column load and one store per cell) or
+  // through the FP units, or the issue of each thread's serial work, whichever
+  // is slowest, plus the block barrier.
   const double clock_hz = dev.clock_ghz * 1e9;
   const double a_sm = (lim.smem_accesses_per_cell > 0 ? lim.smem_accesses_per_cell : s.smem_accesses_per_cell() + 1) +
                       2.0 * r / p.chunk_len;
@@ -94,7 +101,9 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   const double t_smem = compute_total * a_sm * std::max(4, s.scalar_bytes) / smem_bytes_per_s_sm;
   const double fp_per_sm = (s.scalar_bytes == 8 ? dev.fp64_gflops : dev.fp32_gflops) * 1e9 / dev.sm_count;
   const double t_fp = compute_total * s.flops / fp_per_sm;
-  p.t_step_s = std::max(t_smem, t_fp) + (kStepFixedCycles + kStepCyclesPerCell * p.chunk_len) / clock_hz;
+  const double rounds_per_thread = static_cast<double>(ceil_div(items, p.threads));
+  const double t_issue = rounds_per_thread * (kStepCyclesPerRun + kStepCyclesPerCell * p.chunk_len) / clock_hz;
+  p.t_step_s = (std::max({t_smem, t_fp, t_issue}) + kStepFixedCycles / clock_hz) * (has_mid ? kStepScale3D : 1.0);
 
   // One exchange: the owned shell out, the halo in, both through L2.
   const double l2_per_sm = kL2OverDram * dev.dram_bandwidth_gbs * 1e9 / dev.sm_count;

@@ -7,6 +7,8 @@
 // current() by flipping the selector instead of copying it back, so a run
 // whose launch count is odd costs no extra pass over device memory.
 
+#include <ebisu_kokkos/impl/compat.hpp>
+
 namespace EbisuKokkos {
 
 template <class ViewType>
@@ -14,7 +16,7 @@ class DoubleBuffer {
  public:
   using view_type = ViewType;
 
-  DoubleBuffer() = default;
+  DoubleBuffer() : m_views{Impl::unallocated_view<ViewType>(), Impl::unallocated_view<ViewType>()} {}
   /// `current` holds the field; `alternate` is the second buffer (its contents do not matter).
   DoubleBuffer(const ViewType& current, const ViewType& alternate) : m_views{current, alternate} {}
 

@@ -43,6 +43,17 @@ struct StencilModel {
   double smem_accesses_per_cell() const;
 };
 
+/// Seconds of one step of the generic path (one Kokkos dispatch per step)
+/// whose memory traffic alone would take `memory_seconds`: a dispatch costs
+/// a few microseconds of host-side work that overlaps the previous kernel, so
+/// small domains are launch-bound (H200: 256^2 and 32^3 run one step per ~4 us).
+double generic_step_seconds(double memory_seconds);
+
+/// The generic path's time for `steps` steps of a 2-D domain (n_slow x n_fast),
+/// fitted to the plain per-step variants on an H200 (docs/perf-notes-device-tiling.md).
+double predict_generic_seconds_2d(const DeviceModel& device, const StencilModel& stencil, long n_slow,
+                                  long n_fast, int steps);
+
 template <class Stencil>
 StencilModel stencil_model(int scalar_bytes) {
   StencilModel m;

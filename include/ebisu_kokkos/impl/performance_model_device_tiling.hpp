@@ -26,7 +26,6 @@ namespace Impl {
 /// What the compiled device-tiling kernel can do.
 struct KernelLimitsDT {
   int max_threads = 512;       ///< __launch_bounds__ of the kernel
-  int cells_per_thread = 32;   ///< register-staged cells per thread and step (compile time)
   int max_blocks = 0;          ///< co-resident blocks (0: one per SM)
   int max_depth = 16;          ///< deepest halo searched
   double smem_accesses_per_cell = 0;  ///< exact shared-memory accesses per cell update (0: from the stencil)
@@ -44,10 +43,10 @@ struct PlanDT {
   int local[3] = {1, 1, 1};   ///< own + 2 halo: the block's shared-memory tile
   int blocks = 0;
   int threads = 0;
-  int pencils = 0;            ///< (middle x fast) columns each thread row covers
+  int pencils = 0;            ///< computed (middle x fast) columns of the tile
   int chunks = 0;             ///< runs along the slow axis per column
-  int chunk_len = 0;          ///< slow-axis cells per thread and step (<= cells_per_thread)
-  long smem_bytes = 0;
+  int chunk_len = 0;          ///< slow-axis cells per run; the threads loop over the (column, run) pairs
+  long smem_bytes = 0;        ///< two copies of the tile
   double redundancy = 1;      ///< computed cells / owned cells per step
   double t_step_s = 0, t_exchange_s = 0, t_edges_s = 0;  ///< per step, per exchange, load + store once
   double predicted_seconds = 0;

@@ -541,15 +541,24 @@ StencilOutcome run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos
 
   double seconds = full * main_plan.predicted_seconds;
   for (const Plan2D& p : rem_plans) seconds += p.predicted_seconds;
-  // Backend::automatic: device tiling where the model predicts it faster
-  // (small and medium domains, which SM tiling cannot spread over the SMs).
-  if (device_alternative != nullptr && device_alternative->valid && device_alternative->predicted_seconds < seconds) {
+  // Backend::automatic takes the fastest of SM tiling, device tiling (small and
+  // medium domains, which SM tiling cannot spread over the SMs) and the
+  // generic path (launch-bound tiny domains, single steps) by the model.
+  const double interior = static_cast<double>(ns - 2 * R) * (nf - 2 * R);
+  const double generic_s = predict_generic_seconds_2d(dev, sm, ns, nf, steps);
+  char why[200];
+  std::snprintf(why, sizeof why, "automatic: sm-tiling predicted %.1f GCells/s, generic %.1f",
+                interior * steps / seconds * 1e-9, interior * steps / generic_s * 1e-9);
+  if (device_alternative != nullptr && device_alternative->valid && device_alternative->predicted_seconds < seconds &&
+      device_alternative->predicted_seconds < generic_s) {
     StencilOutcome dt = DeviceTiling<Stencil, ViewType>::run(label, policy, stencil, u, scratch, *device_alternative);
-    char why[160];
-    std::snprintf(why, sizeof why, "; automatic: sm-tiling predicted %.1f GCells/s",
-                  static_cast<double>(ns - 2 * R) * (nf - 2 * R) * steps / seconds * 1e-9);
-    dt.report.plan += why;
+    dt.report.plan += std::string("; ") + why;
     return dt;
+  }
+  if (policy.backend() == Backend::automatic && generic_s < seconds) {
+    StencilOutcome generic = run_generic(label, policy, stencil, u, scratch);
+    generic.report.plan = std::string("generic (") + why + ")";
+    return generic;
   }
 
   const auto eval = stencil.template bind<Scalar>();
@@ -588,7 +597,6 @@ StencilOutcome run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos
   Kokkos::Profiling::popRegion();
   outcome.result_in_scratch = in_scratch;
 
-  const double interior = static_cast<double>(ns - 2 * R) * (nf - 2 * R);
   report.temporal_depth = depth;
   report.predicted_gcells_per_s = seconds > 0 ? interior * steps / seconds * 1e-9 : 0;
   report.plan = main_plan.describe() + "; " + std::to_string(full) + " launch(es) of depth " + std::to_string(depth);

@@ -14,11 +14,14 @@
 //           cells within H of the tile's faces, grid barrier, read the halo
 //   store the owned cells (into the buffer the last exchange did not use)
 //
-// A step is computed in place: every thread streams a run of cells along the
-// slow axis of one column (middle x fast position), the centre column in a
-// register window (redundant register streaming), the other offsets from
-// shared memory; results are staged in registers, then stored after a block
-// barrier. Exchanges alternate between the two buffers, so one grid barrier
+// The tile is kept twice in shared memory and each step reads one copy and
+// writes the other (one block barrier per step). A thread streams runs of
+// cells along the slow axis of one column (middle x fast position), the
+// centre column in a register window, the other offsets from shared memory.
+// (The first version computed in place with results staged in 32 registers
+// per thread: it spilled them to local memory, which with the shared-memory
+// carve-out goes to L2, and ran 5-10x below its model.)
+// Exchanges alternate between the two global buffers, so one grid barrier
 // per exchange orders every write before the reads it feeds and every read
 // before the next write to the same buffer.
 // Loads and stores of exchanged cells go through L2 (ld.cg / st.cg): L1 is
@@ -48,14 +51,11 @@ namespace Impl {
 namespace Cuda {
 namespace device_tiling {
 
-// Backend::automatic considers device tiling only once the kernel has been
-// verified and timed on a GPU: this first version was written and compiled in
-// a session without GPU access (docs/perf-notes-device-tiling.md). Until then
-// it runs only when asked for with Strategy::device_tiling.
-constexpr bool kAutomaticConsidersDeviceTiling = false;
+// Backend::automatic weighs device tiling against SM tiling and the generic
+// path by the model (calibrated on an H200 sweep, docs/perf-notes-device-tiling.md).
+constexpr bool kAutomaticConsidersDeviceTiling = true;
 
 constexpr int kMaxThreads = 512;
-constexpr int kCellsPerThread = 32;
 
 // Shared-memory accesses per cell update: the offsets off the thread's own
 // column, the new centre-column value and the staged store.
@@ -82,8 +82,8 @@ struct Geometry {
   int halo[3];       // depth * radius (0 along the middle axis in 2-D)
   int depth;         // steps between exchanges
   int steps;
-  int pencils;       // columns handled per thread row
-  int chunks, chunk_len;
+  int pencils;       // computed columns (middle x fast) of the tile
+  int chunks, chunk_len;  // runs per column along the slow axis, and their length
 };
 
 // The neighbourhood of cell (s, m, f) of the shared tile: the centre column
@@ -111,11 +111,12 @@ struct TileAccessor {
 template <class Map, int R, class Eval, class Scalar>
 __global__ void __launch_bounds__(kMaxThreads, 1)
     device_tiling_kernel(const Eval eval, Scalar* __restrict__ u, Scalar* __restrict__ x, const Geometry g) {
-  constexpr int CPT = kCellsPerThread;
   constexpr int W = 2 * R + 1;
   constexpr bool has_mid = Map::rank == 3;
   extern __shared__ __align__(16) unsigned char device_tiling_smem[];
-  Scalar* tile = reinterpret_cast<Scalar*>(device_tiling_smem);
+  Scalar* const tiles_smem = reinterpret_cast<Scalar*>(device_tiling_smem);
+  const int tile_cells = g.local[0] * g.local[1] * g.local[2];
+  Scalar* tile = tiles_smem;  // the copy that holds the current time level
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
 
@@ -134,39 +135,44 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     org[a] = own0[a] - g.halo[a];  // global coordinate of tile cell 0
   }
 
-  // This thread's column and run along the slow axis.
   constexpr int Rm = has_mid ? R : 0;
   const int t = threadIdx.x;
   const int cf = Lf - 2 * R;
-  const int pencil = t % g.pencils;
-  const int chunk = t / g.pencils;
-  const bool active = chunk < g.chunks;
-  const int f = R + pencil % cf;
-  const int m = Rm + pencil / cf;
-  const int s0 = R + chunk * g.chunk_len;
-  const int s1 = min(s0 + g.chunk_len, Ls - R);
-  const int gf = org[2] + f, gm = org[1] + m;
-  const bool column_interior = gf >= R && gf < g.n[2] - R && gm >= Rm && gm < g.n[1] - Rm;
-  Scalar* col = tile + m * Lf + f;
-
+  const int items = g.pencils * g.chunks;  // (column, run) pairs, spread over the threads
   const int lane = t & 31, warp = t >> 5, nwarps = blockDim.x >> 5;
 
-  // Tile rows (s, m) are spread over the warps, cells of a row over the lanes.
-  // halo_only: rows inside the owned box need only their fast-axis halo.
-  auto load = [&](const Scalar* src, const long (&stride)[2], bool halo_only) {
-    for (int row = warp; row < Ls * Lm; row += nwarps) {
-      const int s = row / Lm, mm = row - s * Lm;
-      const int gs = org[0] + s, gmm = org[1] + mm;
-      const bool row_in = gs >= 0 && gs < g.n[0] && gmm >= 0 && gmm < g.n[1];
-      const Scalar* grow = src + (row_in ? gs * stride[0] + gmm * stride[1] : 0);
-      Scalar* trow = tile + row * Lf;
-      const bool inner = halo_only && s >= g.halo[0] && s < g.halo[0] + own_len[0] && mm >= g.halo[1] &&
-                         mm < g.halo[1] + own_len[1];
-      const int count = inner ? Lf - own_len[2] : Lf;
-      for (int j = lane; j < count; j += 32) {
-        const int ff = inner && j >= g.halo[2] ? j + own_len[2] : j;
-        const int gff = org[2] + ff;
-        trow[ff] = row_in && gff >= 0 && gff < g.n[2] ? __ldcg(grow + gff) : Scalar(0);
+  // The tile's cells in flat order over the threads (coalesced along the fast
+  // axis), kLoadsInFlight loads issued before their values are stored: the
+  // exchange is latency-bound, and a load-then-store loop would wait one L2
+  // round trip per cell (v2 measured ~6 us per exchange that way).
+  // halo_only: only the cells outside the owned box. both: the first load
+  // fills the second copy too, so that the cells no step writes (the outer
+  // radius ring) hold finite values in either copy.
+  auto load = [&](const Scalar* src, const long (&stride)[2], bool halo_only, bool both) {
+    constexpr int kLoadsInFlight = 4;
+    Scalar* other = tile == tiles_smem ? tiles_smem + tile_cells : tiles_smem;
+    for (int base = t; base < tile_cells; base += kLoadsInFlight * blockDim.x) {
+      Scalar v[kLoadsInFlight];
+      bool need[kLoadsInFlight];
+#pragma unroll
+      for (int k = 0; k < kLoadsInFlight; ++k) {
+        const int i = base + k * blockDim.x;
+        const int row = i / Lf, ff = i - row * Lf;
+        const int ss = row / Lm, mm = row - ss * Lm;
+        const bool owned = ss >= g.halo[0] && ss < g.halo[0] + own_len[0] && mm >= g.halo[1] &&
+                           mm < g.halo[1] + own_len[1] && ff >= g.halo[2] && ff < g.halo[2] + own_len[2];
+        need[k] = i < tile_cells && !(halo_only && owned);
+        const int gs = org[0] + ss, gm = org[1] + mm, gf = org[2] + ff;
+        const bool in_domain = gs >= 0 && gs < g.n[0] && gm >= 0 && gm < g.n[1] && gf >= 0 && gf < g.n[2];
+        v[k] = need[k] && in_domain ? __ldcg(src + gs * stride[0] + gm * stride[1] + gf) : Scalar(0);
+      }
+#pragma unroll
+      for (int k = 0; k < kLoadsInFlight; ++k) {
+        const int i = base + k * blockDim.x;
+        if (need[k]) {
+          tile[i] = v[k];
+          if (both) other[i] = v[k];
+        }
       }
     }
   };
@@ -191,35 +197,36 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   };
 
   auto step = [&]() {
-    Scalar out[CPT];
-    if (active) {
+    const Scalar* in = tile;
+    Scalar* out = tile == tiles_smem ? tiles_smem + tile_cells : tiles_smem;
+    for (int item = t; item < items; item += blockDim.x) {
+      const int pencil = item % g.pencils, chunk = item / g.pencils;
+      const int f = R + pencil % cf, m = Rm + pencil / cf;
+      const int s0 = R + chunk * g.chunk_len;
+      const int s1 = min(s0 + g.chunk_len, Ls - R);
+      const int gf = org[2] + f, gm = org[1] + m;
+      const bool column_interior = gf >= R && gf < g.n[2] - R && gm >= Rm && gm < g.n[1] - Rm;
+      const Scalar* col = in + m * Lf + f;
+      Scalar* dst = out + m * Lf + f;
       Scalar w[W];
 #pragma unroll
       for (int d = 1; d < W; ++d) w[d] = col[(s0 - R + d - 1) * ps];
+#pragma unroll 4
+      for (int s = s0; s < s1; ++s) {
 #pragma unroll
-      for (int i = 0; i < CPT; ++i) {
-        const int s = s0 + i;
-        if (s < s1) {
-#pragma unroll
-          for (int d = 0; d < W - 1; ++d) w[d] = w[d + 1];
-          w[W - 1] = col[(s + R) * ps];
-          const TileAccessor<Map, R, Scalar> at{w, col + s * ps, ps, Lf};
-          const Scalar v = eval(at);
-          const int gs = org[0] + s;
-          out[i] = column_interior && gs >= R && gs < g.n[0] - R ? v : w[R];
-        }
+        for (int d = 0; d < W - 1; ++d) w[d] = w[d + 1];
+        w[W - 1] = col[(s + R) * ps];
+        const TileAccessor<Map, R, Scalar> at{w, col + s * ps, ps, Lf};
+        const Scalar v = eval(at);
+        const int gs = org[0] + s;
+        dst[s * ps] = column_interior && gs >= R && gs < g.n[0] - R ? v : w[R];
       }
     }
-    __syncthreads();
-    if (active) {
-#pragma unroll
-      for (int i = 0; i < CPT; ++i)
-        if (s0 + i < s1) col[(s0 + i) * ps] = out[i];
-    }
+    tile = out;
     __syncthreads();
   };
 
-  load(u, g.u_stride, false);
+  load(u, g.u_stride, false, true);
   __syncthreads();
   int done = 0, exchanges = 0;
   while (true) {
@@ -230,7 +237,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     const bool to_x = exchanges % 2 == 0;  // exchange e uses x when e is even, u when odd
     store(to_x ? x : u, to_x ? g.x_stride : g.u_stride, true);
     grid.sync();
-    load(to_x ? x : u, to_x ? g.x_stride : g.u_stride, true);
+    load(to_x ? x : u, to_x ? g.x_stride : g.u_stride, true, false);
     __syncthreads();
     ++exchanges;
   }
@@ -285,7 +292,6 @@ struct DeviceTiling {
     KernelLimitsDT lim;
     lim.max_threads = attr.maxThreadsPerBlock < device_tiling::kMaxThreads ? attr.maxThreadsPerBlock / 32 * 32
                                                                              : device_tiling::kMaxThreads;
-    lim.cells_per_thread = device_tiling::kCellsPerThread;
     lim.max_blocks = dev.sm_count;
     lim.smem_accesses_per_cell = device_tiling::smem_accesses_per_cell<Stencil, Map>();
     PlanDT p = choose_plan_device_tiling(dev, sm, n, policy.steps(), policy.knobs(), lim);
@@ -322,6 +328,9 @@ struct DeviceTiling {
     EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, function()), "device_tiling_kernel");
     report.plan += "; regs/thread " + std::to_string(attr.numRegs) +
                    (attr.localSizeBytes > 0 ? ", local memory " + std::to_string(attr.localSizeBytes) + " B" : "");
+    if (policy.knobs().threads > 0 || policy.knobs().tile_width > 0) {
+      report.plan += "; threads / tile-width knob ignored (device tiling sizes its blocks to its tiles)";
+    }
 
     device_tiling::Geometry g{};
     long n[3];
