@@ -1,48 +1,44 @@
 #!/usr/bin/env bash
-# Compatibility patches for Kokkos 3.4.01 (Trilinos 13.2.0) with CUDA 13 and
-# Hopper GPUs. Each one is small, idempotent and checked; the setup script
-# hashes this file, so changing a patch rebuilds the cached Kokkos.
+# Applies the project's compatibility patches to a Kokkos source tree. The
+# patches are keyed to the Kokkos version: scripts/patches/kokkos-<version>.sh
+# (version as X.Y.ZZ, e.g. 3.4.01, 4.6.01) holds those that version needs;
+# a version without such a file is built as it is.
 #
-# Usage: scripts/patch_kokkos.sh <path to packages/kokkos>
+# Usage: scripts/patch_kokkos.sh <kokkos source dir>               apply them
+#        scripts/patch_kokkos.sh --version <kokkos source dir>     print X.Y.ZZ
+#        scripts/patch_kokkos.sh --patch-file <kokkos source dir>  print the patch
+#                                   file for that version (nothing if none)
+# <kokkos source dir> is the directory with Kokkos' top CMakeLists.txt and
+# core/ (a release tarball's top directory, or Trilinos' packages/kokkos).
 set -euo pipefail
-k=${1:?usage: patch_kokkos.sh <kokkos source dir>}
+patches_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/patches
+
+mode=apply
+case "${1:-}" in
+  --version) mode=version; shift ;;
+  --patch-file) mode=patch-file; shift ;;
+esac
+k=${1:?usage: patch_kokkos.sh [--version|--patch-file] <kokkos source dir>}
 
 fail() { echo "patch_kokkos.sh: $*" >&2; exit 1; }
 
-# 1. CUDA 13's cuda_fp16.h breaks Kokkos' half_t conversions: fall back to the
-#    generic float-backed half_t when the runtime is CUDA 13 or newer.
-f=$k/core/src/Cuda/Kokkos_Cuda_Half.hpp
-if ! grep -q 'EBISU_PATCH_HALF' "$f"; then
-  sed -i '0,/^#ifdef KOKKOS_ENABLE_CUDA$/s//#ifdef KOKKOS_ENABLE_CUDA  \/\/ EBISU_PATCH_HALF\n#include <cuda_runtime_api.h>\n#endif\n#if defined(KOKKOS_ENABLE_CUDA) \&\& !(defined(CUDART_VERSION) \&\& CUDART_VERSION >= 13000)/' "$f"
-  grep -q 'EBISU_PATCH_HALF' "$f" || fail "half_t patch did not apply"
-fi
+# Kokkos' version, from its top CMakeLists.txt (3.4: "set(Kokkos_VERSION_PATCH 01)",
+# 4.x: "set(Kokkos_VERSION_PATCH 1)"), normalized to X.Y.ZZ.
+[ -f "$k/CMakeLists.txt" ] && [ -d "$k/core/src" ] || fail "$k is not a Kokkos source tree (no CMakeLists.txt and core/src)"
+field() { sed -n "s/^[[:space:]]*[sS][eE][tT](Kokkos_VERSION_$1[[:space:]]\{1,\}\([0-9]\{1,\}\)).*/\1/p" "$k/CMakeLists.txt" | head -1; }
+major=$(field MAJOR); minor=$(field MINOR); patch=$(field PATCH)
+[ -n "$major" ] && [ -n "$minor" ] && [ -n "$patch" ] || fail "cannot read Kokkos_VERSION_{MAJOR,MINOR,PATCH} from $k/CMakeLists.txt"
+version=$(printf '%d.%d.%02d' "$((10#$major))" "$((10#$minor))" "$((10#$patch))")
+patch_file=$patches_dir/kokkos-$version.sh
 
-# 2. CUDA 13 changed cudaMemPrefetchAsync to take a cudaMemLocation and flags.
-f=$k/core/src/Cuda/Kokkos_CudaSpace.cpp
-if ! grep -q 'EBISU_PATCH_PREFETCH' "$f"; then
-  perl -0pi -e 's/CUDA_SAFE_CALL\(cudaMemPrefetchAsync\(ptr, bytes, space\.cuda_device\(\),\s*space\.cuda_stream\(\)\)\);/\/\/ EBISU_PATCH_PREFETCH\n#if CUDART_VERSION >= 13000\n    cudaMemLocation location{cudaMemLocationTypeDevice, space.cuda_device()};\n    CUDA_SAFE_CALL(cudaMemPrefetchAsync(ptr, bytes, location, 0u, space.cuda_stream()));\n#else\n    CUDA_SAFE_CALL(cudaMemPrefetchAsync(ptr, bytes, space.cuda_device(), space.cuda_stream()));\n#endif/' "$f"
-  grep -q 'EBISU_PATCH_PREFETCH' "$f" || fail "prefetch patch did not apply"
-fi
+case $mode in
+  version) echo "$version"; exit 0 ;;
+  patch-file) [ -f "$patch_file" ] && echo "$patch_file"; exit 0 ;;
+esac
 
-# 3. Kokkos 3.4 knows no Hopper: add HOPPER90 (sm_90) as an Ampere-class arch
-#    so Kokkos' device check at initialize() accepts an H100/H200.
-f=$k/cmake/kokkos_arch.cmake
-if ! grep -q 'HOPPER90' "$f"; then
-  sed -i 's/^KOKKOS_ARCH_OPTION(AMPERE86 \(.*\)$/&\nKOKKOS_ARCH_OPTION(HOPPER90        GPU  "NVIDIA Hopper generation CC 9.0")/' "$f"
-  sed -i 's/^CHECK_CUDA_ARCH(AMPERE86  sm_86)$/&\nCHECK_CUDA_ARCH(HOPPER90  sm_90)/' "$f"
-  sed -i 's/IF (KOKKOS_ARCH_AMPERE80 OR KOKKOS_ARCH_AMPERE86)/IF (KOKKOS_ARCH_AMPERE80 OR KOKKOS_ARCH_AMPERE86 OR KOKKOS_ARCH_HOPPER90)/' "$f"
-  [ "$(grep -c 'HOPPER90' "$f")" -ge 3 ] || fail "Hopper arch patch did not apply to kokkos_arch.cmake"
+if [ -f "$patch_file" ]; then
+  bash "$patch_file" "$k"
+  echo "patch_kokkos.sh: Kokkos $version at $k patched ($(basename "$patch_file"))"
+else
+  echo "patch_kokkos.sh: no patches for Kokkos $version; building it as it is"
 fi
-f=$k/cmake/KokkosCore_config.h.in
-if ! grep -q 'HOPPER90' "$f"; then
-  sed -i 's/^#cmakedefine KOKKOS_ARCH_AMPERE86$/&\n#cmakedefine KOKKOS_ARCH_HOPPER90/' "$f"
-  grep -q 'HOPPER90' "$f" || fail "Hopper arch patch did not apply to KokkosCore_config.h.in"
-fi
-
-# 4. nvcc 13 rejects nvcc_wrapper's default sm_35, which breaks CMake's
-#    compiler probe before any -arch flag is added.
-f=$k/bin/nvcc_wrapper
-sed -i 's/^default_arch="sm_35"$/default_arch="sm_75"/' "$f"
-grep -q '^default_arch="sm_75"$' "$f" || fail "nvcc_wrapper default arch patch did not apply"
-
-echo "patch_kokkos.sh: Kokkos at $k patched for CUDA 13 / Hopper"
