@@ -3,7 +3,8 @@
 #   1. installs the Debian packages the build needs (only those missing),
 #   2. gets a Kokkos source: by default the Trilinos 13.2.0 source through a
 #      *private* apt configuration (the machine's own apt setup is never
-#      touched), i.e. Kokkos 3.4.01 and KokkosKernels 3.4.01; with
+#      touched), i.e. Kokkos 3.4.01 (and, with --with-kernels, KokkosKernels
+#      3.4.01 for the benchmarks' SpMV baseline); with
 #      --kokkos-source, the Kokkos (>= 3.4) in the given directory or tarball,
 #   3. applies the patches that Kokkos version needs (scripts/patch_kokkos.sh,
 #      scripts/patches/kokkos-<version>.sh: CUDA 13, Hopper) and builds it into
@@ -14,14 +15,16 @@
 # Re-running is cheap: each Kokkos build is cached under a key made of its
 # version, source, variant, architecture, C++ standard and patch hash.
 #
-# Usage: scripts/setup.sh [--cuda] [--arch HOPPER90|AMPERE80|...] [--no-kernels]
+# Usage: scripts/setup.sh [--cuda] [--arch HOPPER90|AMPERE80|...] [--with-kernels]
 #                         [--kokkos-source DIR|TARBALL] [--cxx-std 17|20]
 #                         [--deps-only] [--build-dir DIR] [--target T]...
 #                         [-- CMAKE_ARGS...]
 #   --kokkos-source  build this Kokkos instead of Trilinos' 3.4.01 (a release
 #                    tarball such as kokkos-4.6.01.tar.gz, its extracted top
-#                    directory, or a Trilinos tree); KokkosKernels is then not
-#                    built (the benchmarks' SpMV baseline is optional)
+#                    directory, or a Trilinos tree)
+#   --with-kernels   also build KokkosKernels (Trilinos' 3.4.01 only): the
+#                    benchmarks then time a KokkosKernels SpMV of the stencil
+#                    as one more (slow) plain baseline
 #   --cxx-std        C++ standard for Kokkos and the project (default: 20 for
 #                    Kokkos >= 4.6.99, i.e. develop and 5.x, else 17)
 #   --target         build only this EbisuKokkos target (repeatable; default: all)
@@ -35,7 +38,7 @@ repo_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 deps_dir=${EBISU_DEPS_DIR:-$repo_dir/.deps}
 variant=openmp
 arch=HOPPER90
-with_kernels=1
+with_kernels=0
 deps_only=0
 build_dir=""
 kokkos_source=""
@@ -48,14 +51,15 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --cuda) variant=cuda ;;
     --arch) arch=$2; shift ;;
-    --no-kernels) with_kernels=0 ;;
+    --with-kernels) with_kernels=1 ;;
+    --no-kernels) with_kernels=0 ;;  # the default since KokkosKernels became opt-in
     --kokkos-source) kokkos_source=$2; shift ;;
     --cxx-std) cxx_std=$2; shift ;;
     --deps-only) deps_only=1 ;;
     --build-dir) build_dir=$2; shift ;;
     --target) targets+=("$2"); shift ;;
     --) shift; project_args=("$@"); break ;;
-    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "setup.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
