@@ -27,9 +27,14 @@ namespace {
 // gap the GPU sees between back-to-back kernels of a dispatch-per-step loop.
 constexpr double kGenericDispatchS = 4.0e-6;
 constexpr double kGenericKernelGapS = 0.8e-6;
+// A graph-replayed step over its memory time (H200 sweep, graph-replayed plain
+// MDRange: 256^2 1.82 us, 512^2 2.77 us, 32^3 2.05-2.45 us per step).
+constexpr double kGraphStepOverheadS2D = 1.5e-6;
+constexpr double kGraphStepOverheadS3D = 2.2e-6;
 }  // namespace
 
-double generic_step_seconds(double memory_seconds) {
+double generic_step_seconds(double memory_seconds, int rank, bool graph_replayed) {
+  if (graph_replayed) return memory_seconds + (rank >= 3 ? kGraphStepOverheadS3D : kGraphStepOverheadS2D);
   return std::max(kGenericDispatchS, memory_seconds + kGenericKernelGapS);
 }
 
@@ -41,7 +46,7 @@ double predict_generic_seconds_2d(const DeviceModel& d, const StencilModel& s, l
   const double interior = static_cast<double>(n_slow - 2 * r) * (n_fast - 2 * r);
   const double gcells = 0.76 * d.dram_bandwidth_gbs / (2.0 * s.scalar_bytes) *
                         std::pow(5.0 / std::max(s.points, 5), 0.33);
-  double t = steps * generic_step_seconds(interior / (gcells * 1e9));
+  double t = steps * generic_step_seconds(interior / (gcells * 1e9), 2, steps >= kGenericGraphMinSteps);
   // An odd step count ends in the scratch buffer: one copy back.
   if (steps % 2 == 1) t += 2.0 * n_slow * n_fast * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
   return t;

@@ -190,7 +190,8 @@ double predict_generic_gcells_3d(const DeviceModel& d, const StencilModel& s) {
 double predict_generic_seconds_3d(const DeviceModel& d, const StencilModel& s, long nz, long ny, long nx, int steps) {
   const int r = s.radius;
   const double interior = static_cast<double>(nx - 2 * r) * (ny - 2 * r) * (nz - 2 * r);
-  double t = steps * generic_step_seconds(interior / (predict_generic_gcells_3d(d, s) * 1e9));
+  double t = steps * generic_step_seconds(interior / (predict_generic_gcells_3d(d, s) * 1e9), 3,
+                                         steps >= kGenericGraphMinSteps);
   if (steps % 2 == 1) t += 2.0 * nx * ny * nz * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
   return t;
 }

@@ -1,6 +1,7 @@
 // The device-tiling model (performance_model_device_tiling.hpp) on the
 // reference H200: plans that fit the hardware, depth knobs, domains that do
 // not fit on chip, and the trade-off between exchanges and redundant halo work.
+#include <ebisu_kokkos/impl/performance_model_3d.hpp>
 #include <ebisu_kokkos/impl/performance_model_device_tiling.hpp>
 #include <ebisu_kokkos/presets.hpp>
 
@@ -92,6 +93,31 @@ TEST(PerformanceModelDeviceTiling, TinyDomainsStillPlan) {
   expect_consistent(plan(presets::j2d9pt(), 5, 1, 5, 7), b, 2, false);
   const long c[3] = {3, 3, 3};
   expect_consistent(plan(presets::j3d7pt(), 3, 3, 3, 1), c, 1, true);
+}
+
+}  // namespace
+
+namespace {
+
+// The generic path's model: a graph-replayed loop (long calls) is cheaper per
+// step than ordinary dispatches on launch-bound domains, and no cheaper than
+// its memory time on large ones.
+TEST(PerformanceModelGeneric, GraphReplayLowersTheLaunchFloorOnly) {
+  const DeviceModel d = reference_h200_model();
+  const auto s2 = stencil_model<decltype(presets::j2d5pt())>(8);
+  const int few = kGenericGraphMinSteps - 2, many = kGenericGraphMinSteps;
+  const double per_step_few = predict_generic_seconds_2d(d, s2, 256, 256, few) / few;
+  const double per_step_many = predict_generic_seconds_2d(d, s2, 256, 256, many) / many;
+  EXPECT_GT(per_step_few, 3.5e-6);   // dispatch-bound
+  EXPECT_LT(per_step_many, 2.5e-6);  // a graph node
+  const double big_few = predict_generic_seconds_2d(d, s2, 8192, 8192, few) / few;
+  const double big_many = predict_generic_seconds_2d(d, s2, 8192, 8192, many) / many;
+  const double memory = 2.0 * 8 * 8190.0 * 8190.0 / (d.dram_bandwidth_gbs * 1e9);
+  EXPECT_GT(big_many, memory);
+  EXPECT_NEAR(big_many / big_few, 1.0, 0.05);
+  const auto s3 = stencil_model<decltype(presets::j3d7pt())>(8);
+  EXPECT_LT(predict_generic_seconds_3d(d, s3, 32, 32, 32, many) / many,
+            predict_generic_seconds_3d(d, s3, 32, 32, 32, few) / few);
 }
 
 }  // namespace

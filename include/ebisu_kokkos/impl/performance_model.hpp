@@ -43,11 +43,18 @@ struct StencilModel {
   double smem_accesses_per_cell() const;
 };
 
-/// Seconds of one step of the generic path (one Kokkos dispatch per step)
-/// whose memory traffic alone would take `memory_seconds`: a dispatch costs
-/// a few microseconds of host-side work that overlaps the previous kernel, so
-/// small domains are launch-bound (H200: 256^2 and 32^3 run one step per ~4 us).
-double generic_step_seconds(double memory_seconds);
+/// On Kokkos::Cuda the generic path records a chunk of this many steps as a
+/// CUDA graph and replays it when a call runs at least kGenericGraphMinSteps
+/// steps (recording costs ~6 us per step of the chunk, once per call).
+constexpr int kGenericGraphChunkSteps = 32;
+constexpr int kGenericGraphMinSteps = 4 * kGenericGraphChunkSteps;
+
+/// Seconds of one step of the generic path whose memory traffic alone would
+/// take `memory_seconds`. An ordinary dispatch costs a few microseconds of
+/// host-side work that overlaps the previous kernel, so small domains are
+/// launch-bound (H200: 256^2 and 32^3 run one step per ~4 us); a replayed
+/// graph node costs ~1.5 us (2-D) to ~2.2 us (3-D) more than its memory time.
+double generic_step_seconds(double memory_seconds, int rank, bool graph_replayed);
 
 /// The generic path's time for `steps` steps of a 2-D domain (n_slow x n_fast),
 /// fitted to the plain per-step variants on an H200 (docs/perf-notes-device-tiling.md).
