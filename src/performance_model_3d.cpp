@@ -182,9 +182,11 @@ Plan3D choose_plan_3d(const DeviceModel& d, const StencilModel& s, long nz, long
 double predict_generic_gcells_3d(const DeviceModel& d, const StencilModel& s) {
   // One read and one write per cell-step at ~58% of the copy bandwidth for
   // j3d7pt, and slower as the stencil grows (L1 traffic): exponent fitted to
-  // the five 3-D presets on an H200 (150, 108, 90, 63, 89 GCells/s).
+  // the generic path's 3-D presets on an H200 at 128^3-512^3 (157, 109-114,
+  // 104-116, 63-67, 99-104 GCells/s for 7, 13, 17, 27, 19 points; the 27-point
+  // box runs ~20% below the fit).
   const double j3d7pt = 0.58 * d.dram_bandwidth_gbs / (2.0 * s.scalar_bytes);
-  return j3d7pt * std::pow(7.0 / std::max(s.points, 1), 0.65);
+  return j3d7pt * std::pow(7.0 / std::max(s.points, 1), 0.45);
 }
 
 double predict_generic_seconds_3d(const DeviceModel& d, const StencilModel& s, long nz, long ny, long nx, int steps) {

@@ -70,6 +70,14 @@ double predict_generic_gcells_3d(const DeviceModel& device, const StencilModel& 
 /// The same for `steps` steps of a (nz, ny, nx) domain, in seconds, including
 /// the copy back into u after an odd number of steps (both backends ping-pong
 /// between u and the scratch View): what Backend::automatic compares.
+/// Backend::automatic runs 3-D SM tiling only when the model predicts it at
+/// least this much faster than the generic path. At 128^3 (z split into ~9
+/// short runs per tile column) the model over-predicts SM tiling by up to 36%
+/// (H200: j3d17pt 96 predicted, 82 measured; poisson 105 / 86) while the
+/// graph-replayed generic path runs 104-116 GCells/s; from 256^3 on SM tiling
+/// is predicted 1.5-2.9x the generic path and measured 1.4-2.6x.
+constexpr double kSmTilingMargin3D = 1.25;
+
 double predict_generic_seconds_3d(const DeviceModel& device, const StencilModel& stencil, long nz, long ny, long nx,
                                   int steps);
 

@@ -482,10 +482,11 @@ StencilOutcome run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos
     return dt;
   }
   if (!plan.valid) return fallback("no SM tiling fits");
-  // Backend::automatic takes the faster of the two by the model (calibrated on
-  // an H200, docs/perf-notes-3d.md); Backend::ebisu always runs the kernel.
+  // Backend::automatic takes SM tiling only where the model predicts a clear
+  // win (kSmTilingMargin3D, calibrated on an H200, docs/perf-notes-3d.md);
+  // Backend::ebisu always runs the kernel.
   if (policy.backend() == Backend::automatic) {
-    if (plan.predicted_seconds > generic_s) {
+    if (plan.predicted_seconds * kSmTilingMargin3D > generic_s) {
       char why[200];
       std::snprintf(why, sizeof why, "automatic: model predicts %.1f GCells/s for ebisu-3d, %.1f for generic",
                     plan.predicted_gcells_per_s, interior * steps / generic_s * 1e-9);
