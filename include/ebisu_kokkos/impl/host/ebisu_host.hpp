@@ -217,20 +217,44 @@ struct BlockedSteps1D {
   }
 };
 
+// What the blocked path needs to know of a View's rank: the kernel (pipelined
+// for rank 2 and 3, ping-ponged tiles for rank 1), the extents in kernel axis
+// order and the strides of the two buffers.
+template <class ViewType, class Eval, int R, int Rank = view_rank<ViewType>>
+struct RankTraits {
+  static constexpr bool right = std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>;
+  using Map = AxisMap<Rank, right>;
+  using Steps = BlockedSteps<Map, R, Eval, typename ViewType::non_const_value_type>;
+  static void extents(const ViewType& u, long (&n)[3]) { kernel_extents<Map>(u, n); }
+  static void strides(Geometry& g, const ViewType& from, const ViewType& to) {
+    for (int a = 0; a < 2; ++a) {
+      const int v = Map::view_index(a);
+      g.src_stride[a] = v < 0 ? 0 : static_cast<long>(from.stride(v));
+      g.dst_stride[a] = v < 0 ? 0 : static_cast<long>(to.stride(v));
+    }
+  }
+};
+template <class ViewType, class Eval, int R>
+struct RankTraits<ViewType, Eval, R, 1> {
+  using Steps = BlockedSteps1D<R, Eval, typename ViewType::non_const_value_type>;
+  static void extents(const ViewType& u, long (&n)[3]) {
+    n[0] = static_cast<long>(u.extent(0));
+    n[1] = n[2] = 1;
+  }
+  static void strides(Geometry&, const ViewType&, const ViewType&) {}  // contiguous
+};
+
 /// The blocked host path for one (execution space, stencil, View type).
-template <class ExecSpace, class Stencil, class ViewType, int Rank = view_rank<ViewType>>
+template <class ExecSpace, class Stencil, class ViewType>
 struct HostBlocking {
   using Scalar = typename ViewType::non_const_value_type;
-  static constexpr int rank = view_rank<ViewType>;
-  static constexpr bool right = std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>;
-  using Map = AxisMap<rank, right>;
   using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
-  static constexpr int R = Stencil::radius;
-  using Steps = BlockedSteps<Map, R, Eval, Scalar>;
+  using Traits = RankTraits<ViewType, Eval, Stencil::radius>;
+  using Steps = typename Traits::Steps;
 
   static PlanHost plan(const StencilPolicy<ExecSpace>& policy, const ViewType& u, bool forced) {
     long n[3];
-    kernel_extents<Map>(u, n);
+    Traits::extents(u, n);
     const HostMachine machine = host_machine(policy.space().concurrency());
     return choose_plan_host(machine, stencil_model<Stencil>(static_cast<int>(sizeof(Scalar))), n, policy.steps(),
                             policy.knobs(), forced);
@@ -247,7 +271,7 @@ struct HostBlocking {
     if (steps == 0) return outcome;
 
     Geometry g{};
-    kernel_extents<Map>(u, g.n);
+    Traits::extents(u, g.n);
     for (int a = 0; a < 3; ++a) {
       g.tile[a] = p.tile[a];
       g.items_per_axis[a] = p.items_per_axis[a];
@@ -260,54 +284,7 @@ struct HostBlocking {
     ViewType from = u, to = scratch;
     for (int done = 0; done < steps;) {
       g.depth = std::min(p.depth, steps - done);
-      for (int a = 0; a < 2; ++a) {
-        const int v = Map::view_index(a);
-        g.src_stride[a] = v < 0 ? 0 : static_cast<long>(from.stride(v));
-        g.dst_stride[a] = v < 0 ? 0 : static_cast<long>(to.stride(v));
-      }
-      Kokkos::parallel_for(step_label, items, Steps{stencil.template bind<Scalar>(), from.data(), to.data(), g});
-      ++report.launches;
-      done += g.depth;
-      std::swap(from, to);
-    }
-    outcome.result_in_scratch = from.data() != u.data();
-    return outcome;
-  }
-};
-
-template <class ExecSpace, class Stencil, class ViewType>
-struct HostBlocking<ExecSpace, Stencil, ViewType, 1> {
-  using Scalar = typename ViewType::non_const_value_type;
-  using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
-  using Steps = BlockedSteps1D<Stencil::radius, Eval, Scalar>;
-
-  static PlanHost plan(const StencilPolicy<ExecSpace>& policy, const ViewType& u, bool forced) {
-    const long n[3] = {static_cast<long>(u.extent(0)), 1, 1};
-    const HostMachine machine = host_machine(policy.space().concurrency());
-    return choose_plan_host(machine, stencil_model<Stencil>(static_cast<int>(sizeof(Scalar))), n, policy.steps(),
-                            policy.knobs(), forced);
-  }
-
-  static StencilOutcome run(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
-                            const ViewType& u, const ViewType& scratch, const PlanHost& p) {
-    StencilOutcome outcome;
-    StencilReport& report = outcome.report;
-    report.backend = Backend::ebisu;
-    report.temporal_depth = p.depth;
-    report.plan = p.describe();
-    const int steps = policy.steps();
-    if (steps == 0) return outcome;
-    Geometry g{};
-    g.n[0] = static_cast<long>(u.extent(0));
-    g.tile[0] = p.tile[0];
-    g.max_depth = p.depth;
-    const long bytes = Steps::scratch_elements(g) * static_cast<long>(sizeof(Scalar));
-    using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
-    const Policy items = Policy(policy.space(), p.items, 1).set_scratch_size(1, Kokkos::PerTeam(bytes));
-    const std::string step_label = "EbisuKokkos::host_blocking::" + label;
-    ViewType from = u, to = scratch;
-    for (int done = 0; done < steps;) {
-      g.depth = std::min(p.depth, steps - done);
+      Traits::strides(g, from, to);
       Kokkos::parallel_for(step_label, items, Steps{stencil.template bind<Scalar>(), from.data(), to.data(), g});
       ++report.launches;
       done += g.depth;
