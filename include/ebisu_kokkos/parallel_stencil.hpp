@@ -13,8 +13,9 @@
 //    buffers.current() holds step 0 on entry and step T on return; the
 //    selector is flipped instead of copying.
 // Both are asynchronous on the policy's execution space instance, like any
-// Kokkos dispatch. Cells within the stencil radius of an edge are a fixed
-// Dirichlet boundary.
+// Kokkos dispatch. By default the cells within the stencil radius of an edge
+// are a fixed (Dirichlet) boundary; StencilPolicy::set_boundary makes a side
+// periodic or mirrored (zero flux), and then the cells up to it are updated.
 
 #include <ebisu_kokkos/double_buffer.hpp>
 #include <ebisu_kokkos/impl/backends.hpp>
@@ -55,13 +56,25 @@ StencilOutcome dispatch_stencil(const std::string& label, const StencilPolicy<Ex
             "Backend::ebisu was requested, but no EBISU kernel supports this execution space, rank, "
             "scalar type or layout in this build (use Backend::automatic to fall back)");
   }
+  check_boundaries<view_rank<ViewType>>(label, policy.boundaries());
+  // Periodic and mirror sides run on the generic path only so far
+  // (docs/design-fields-boundaries-state.md: the EBISU kernels come next).
+  const bool fixed_frame = policy.boundaries().all_fixed();
+  if (policy.backend() == Backend::ebisu && !fixed_frame) {
+    invalid(label,
+            "Backend::ebisu was requested with a periodic or mirror boundary, which the EBISU kernels do not "
+            "support yet (Backend::automatic or generic run it on the generic path)");
+  }
   StencilOutcome outcome;
   Kokkos::Profiling::pushRegion("EbisuKokkos::parallel_stencil::" + label);
   if constexpr (Ebisu::available) {
-    if (policy.backend() != Backend::generic) {
+    if (policy.backend() != Backend::generic && fixed_frame) {
       outcome = Ebisu::run(label, policy, stencil, u_view, scratch_view);
     } else {
       outcome = run_generic(label, policy, stencil, u_view, scratch_view);
+      if (policy.backend() == Backend::automatic) {
+        outcome.report.plan += " (periodic/mirror sides: the EBISU kernels take fixed frames only so far)";
+      }
     }
   } else {
     outcome = run_generic(label, policy, stencil, u_view, scratch_view);

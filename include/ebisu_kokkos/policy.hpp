@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <stdexcept>
 #include <string>
 
 namespace EbisuKokkos {
@@ -43,6 +44,39 @@ inline const char* to_string(Strategy s) {
   return "?";
 }
 
+/// What a side of the domain does (per View index and side; see StencilPolicy::set_boundary).
+enum class Boundary {
+  fixed,     ///< the `radius` cells at this side are fixed values (Dirichlet): never updated (default)
+  periodic,  ///< reads beyond this side wrap around to the other side (set on both sides of an axis)
+  mirror     ///< zero flux (Neumann): reads beyond the edge mirror the cells inside it (cell -1 reads cell 0)
+};
+
+inline const char* to_string(Boundary b) {
+  switch (b) {
+    case Boundary::fixed: return "fixed";
+    case Boundary::periodic: return "periodic";
+    case Boundary::mirror: return "mirror";
+  }
+  return "?";
+}
+
+enum class Side { low, high };
+
+/// The boundary rule of each side of each View index. With a fixed side the
+/// cells within `radius` of it keep their values; with a periodic or mirror
+/// side every cell up to the edge is updated.
+struct BoundaryRules {
+  Boundary side[3][2] = {{Boundary::fixed, Boundary::fixed},
+                         {Boundary::fixed, Boundary::fixed},
+                         {Boundary::fixed, Boundary::fixed}};
+  bool all_fixed() const {
+    for (const auto& axis : side)
+      for (Boundary b : axis)
+        if (b != Boundary::fixed) return false;
+    return true;
+  }
+};
+
 /// Tuning knobs; 0 means "let the model choose".
 struct TuningKnobs {
   int temporal_depth = 0;  ///< time steps fused per launch (EBISU backend)
@@ -74,11 +108,23 @@ class StencilPolicy {
   StencilPolicy& set_print_plan(bool p) { m_knobs.print_plan = p; return *this; }
   StencilPolicy& set_strategy(Strategy s) { m_knobs.strategy = s; return *this; }
 
+  /// Boundary rule of both sides of View index `axis` (0, 1, 2).
+  StencilPolicy& set_boundary(int axis, Boundary b) { return set_boundary(axis, Side::low, b).set_boundary(axis, Side::high, b); }
+  /// Boundary rule of one side of View index `axis`; periodic must be set on both sides (checked when run).
+  StencilPolicy& set_boundary(int axis, Side side, Boundary b) {
+    if (axis < 0 || axis > 2) throw std::invalid_argument("EbisuKokkos::StencilPolicy::set_boundary: axis " +
+                                                          std::to_string(axis) + " is not 0, 1 or 2");
+    m_boundaries.side[axis][side == Side::low ? 0 : 1] = b;
+    return *this;
+  }
+  const BoundaryRules& boundaries() const { return m_boundaries; }
+
  private:
   ExecSpace m_space;
   int m_steps;
   Backend m_backend = Backend::automatic;
   TuningKnobs m_knobs;
+  BoundaryRules m_boundaries;
 };
 
 /// What a parallel_stencil call did: the backend that ran and, for EBISU,

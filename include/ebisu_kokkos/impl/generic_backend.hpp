@@ -8,6 +8,7 @@
 // updates 4 cells along the slowest index, and a long loop on a small domain
 // is replayed as a recorded chunk where the space can (StepLoop).
 
+#include <ebisu_kokkos/impl/boundary.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/step_loop.hpp>
 #include <ebisu_kokkos/impl/view_access.hpp>
@@ -116,9 +117,6 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
     lo[a] = radius;
     hi[a] = static_cast<int>(u.extent(a)) - radius;
   }
-  const auto eval = stencil.template bind<Scalar>();
-  copy_frame(space, scratch, u, radius);
-  const std::string step_label = "EbisuKokkos::generic::" + label;
   // The step functors travel as kernel arguments (HintLightWeight) on GPUs, so
   // that a recorded step loop replays them as they were.
   const auto light = [](const auto& p) {
@@ -129,6 +127,23 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
     }
   };
   constexpr std::size_t kernel_argument_bytes = 1024;  // well inside every GPU's kernel-argument limit
+  const auto eval = stencil.template bind<Scalar>();
+  copy_frame(space, scratch, u, radius);
+  // Cells next to a periodic or mirror side: thin slabs with a mapped accessor.
+  const BoundaryMap map = boundary_map(u, policy.boundaries());
+  const EdgeSlabs slabs = edge_slabs<rank>(map, radius);
+  using EdgeStep = EdgeStencilStep<decltype(eval), ConstView, ViewType>;
+  const std::string edge_label = "EbisuKokkos::generic_edges::" + label;
+  const auto issue_edges = [&](const ExecSpace& on, const ViewType& src, const ViewType& dst) {
+    for (int k = 0; k < slabs.count; ++k) {
+      Kokkos::parallel_for(edge_label, light(box_policy<ExecSpace, Layout, rank>(on, slabs.lo[k], slabs.hi[k])),
+                           EdgeStep{src, dst, eval, map});
+    }
+  };
+  const int per_step = 1 + slabs.count;
+  report.launches = steps * per_step;
+  const bool edges_replayable = sizeof(EdgeStep) <= kernel_argument_bytes;
+  const std::string step_label = "EbisuKokkos::generic::" + label;
   std::string loop_note;
   // Coarsening pays only when the GPU has more than enough threads without it
   // (H200: 1024^2 +27% with 4 cells per item, 512^2 and 64^3 -3..-11%).
@@ -149,10 +164,12 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
         ViewType src = u, dst = scratch;
         for (int s = 0; s < n; ++s) {
           Kokkos::parallel_for(step_label, groups, Step{src, dst, eval, lo[slow], hi[slow]});
+          issue_edges(on, src, dst);
           std::swap(src, dst);
         }
       };
-      loop_note = StepLoop<ExecSpace>::run(space, steps, sizeof(Step) <= kernel_argument_bytes, issue);
+      loop_note = StepLoop<ExecSpace>::run(space, steps, per_step,
+                                           sizeof(Step) <= kernel_argument_bytes && edges_replayable, issue);
     }
   }
   if (!coarse) {
@@ -162,12 +179,17 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
       ViewType src = u, dst = scratch;
       for (int s = 0; s < n; ++s) {
         Kokkos::parallel_for(step_label, interior, Step{src, dst, eval});
+        issue_edges(on, src, dst);
         std::swap(src, dst);
       }
     };
-    loop_note = StepLoop<ExecSpace>::run(space, steps, sizeof(Step) <= kernel_argument_bytes, issue);
+    loop_note = StepLoop<ExecSpace>::run(space, steps, per_step,
+                                           sizeof(Step) <= kernel_argument_bytes && edges_replayable, issue);
   }
-  report.plan += std::string(coarse ? ", 4 cells per work item" : "") + loop_note;
+  report.plan += std::string(coarse ? ", 4 cells per work item" : "") +
+                 (slabs.count > 0 ? ", periodic/mirror edges in " + std::to_string(slabs.count) + " slab dispatches per step"
+                                  : std::string()) +
+                 loop_note;
   outcome.result_in_scratch = steps % 2 == 1;
   return outcome;
 }

@@ -13,14 +13,16 @@ namespace EbisuKokkos {
 namespace Impl {
 
 /// `issue(space, n)` must issue n steps on `space`, starting from the
-/// caller's buffer (an even n ends there again). `replayable` says whether
+/// caller's buffer (an even n ends there again), `dispatches_per_step`
+/// dispatches for each step. `replayable` says whether
 /// the step functor is small enough to travel as a kernel argument (a
 /// replay would otherwise read staging memory that later dispatches reuse).
 /// Returns a note for the plan ("" when nothing was replayed).
 template <class ExecSpace, class Enable = void>
 struct StepLoop {
   template <class Issue>
-  static std::string run(const ExecSpace& space, int steps, bool /*replayable*/, const Issue& issue) {
+  static std::string run(const ExecSpace& space, int steps, int /*dispatches_per_step*/, bool /*replayable*/,
+                         const Issue& issue) {
     issue(space, steps);
     return {};
   }

@@ -6,6 +6,7 @@
 // before anything is launched, so a rejected call never touches the data.
 
 #include <ebisu_kokkos/impl/compat.hpp>
+#include <ebisu_kokkos/policy.hpp>
 #include <ebisu_kokkos/stencil.hpp>
 
 #include <cstdint>
@@ -84,6 +85,22 @@ void check_arguments(const std::string& label, int steps, const ViewType& u, con
   const auto* s_end = s_begin + scratch.span() * sizeof(T);
   if (u_begin < s_end && s_begin < u_end) {
     invalid(label, "u and scratch alias (their memory overlaps); scratch must be a separate View");
+  }
+}
+
+// Boundary rules: only on the View's indices, periodic on both sides of an axis.
+template <int Rank>
+void check_boundaries(const std::string& label, const BoundaryRules& rules) {
+  for (int a = 0; a < 3; ++a) {
+    const Boundary lo = rules.side[a][0], hi = rules.side[a][1];
+    if (a >= Rank && (lo != Boundary::fixed || hi != Boundary::fixed)) {
+      invalid(label, "a boundary rule is set on index " + std::to_string(a) + " of a rank-" + std::to_string(Rank) +
+                         " View");
+    }
+    if ((lo == Boundary::periodic) != (hi == Boundary::periodic)) {
+      invalid(label, std::string("index ") + std::to_string(a) + " is periodic on one side only (low: " +
+                         to_string(lo) + ", high: " + to_string(hi) + "); periodic needs both sides");
+    }
   }
 }
 

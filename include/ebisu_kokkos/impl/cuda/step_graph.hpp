@@ -56,7 +56,8 @@ static_assert(kGraphChunkSteps % 2 == 0, "a replay must end on the buffer it sta
 template <>
 struct StepLoop<Kokkos::Cuda> {
   template <class Issue>
-  static std::string run(const Kokkos::Cuda& space, int steps, bool replayable, const Issue& issue) {
+  static std::string run(const Kokkos::Cuda& space, int steps, int dispatches_per_step, bool replayable,
+                         const Issue& issue) {
     constexpr int warm = 2;  // ordinary steps first: one-time kernel set-up must not land in the recording
     if (!replayable || steps < Cuda::kGraphMinSteps || Kokkos::Profiling::profileLibraryLoaded() ||
         Cuda::stream_is_capturing(space.cuda_stream())) {
@@ -66,15 +67,15 @@ struct StepLoop<Kokkos::Cuda> {
     issue(space, warm);
     std::string why_not;
     const auto graph = Cuda::record_step_graph(
-        [&](const Kokkos::Cuda& recorder) { issue(recorder, Cuda::kGraphChunkSteps); }, Cuda::kGraphChunkSteps,
-        why_not);
+        [&](const Kokkos::Cuda& recorder) { issue(recorder, Cuda::kGraphChunkSteps); },
+        Cuda::kGraphChunkSteps * dispatches_per_step, why_not);
     int done = warm;
     if (graph) {
       for (; steps - done >= Cuda::kGraphChunkSteps; done += Cuda::kGraphChunkSteps) graph->launch(space.cuda_stream());
     }
     issue(space, steps - done);
     if (!graph) return "; CUDA graph not used (" + why_not + ")";
-    return "; steps replayed as a CUDA graph of " + std::to_string(Cuda::kGraphChunkSteps) + " dispatches, " +
+    return "; steps replayed as a CUDA graph of " + std::to_string(Cuda::kGraphChunkSteps) + " steps, " +
            std::to_string((done - warm) / Cuda::kGraphChunkSteps) + " replays";
   }
 };
