@@ -6,7 +6,8 @@
 // edge face). Every backend applies the same map where it reads beyond the
 // edge (docs/design-fields-boundaries-state.md); the generic path runs the
 // cells whose neighbourhood crosses a periodic or mirror side in thin edge
-// slabs with a mapped accessor, so its interior kernel keeps no branch.
+// slabs with a mapped accessor (MappedNeighborAccessor), so its interior kernel
+// keeps no branch.
 
 #include <ebisu_kokkos/impl/view_access.hpp>
 #include <ebisu_kokkos/policy.hpp>
@@ -68,40 +69,6 @@ struct MappedNeighborAccessor<ViewType, 3> {
   template <int D0, int D1, int D2>
   KOKKOS_FORCEINLINE_FUNCTION typename ViewType::value_type get() const {
     return v(map.source(0, i0 + D0), map.source(1, i1 + D1), map.source(2, i2 + D2));
-  }
-};
-
-template <class Evaluator, class InView, class OutView, int Rank = view_rank<OutView>>
-struct EdgeStencilStep;
-
-template <class Evaluator, class InView, class OutView>
-struct EdgeStencilStep<Evaluator, InView, OutView, 1> {
-  InView in;
-  OutView out;
-  Evaluator eval;
-  BoundaryMap map;
-  KOKKOS_INLINE_FUNCTION void operator()(int i0) const {
-    out(i0) = eval(MappedNeighborAccessor<InView>{in, map, i0});
-  }
-};
-template <class Evaluator, class InView, class OutView>
-struct EdgeStencilStep<Evaluator, InView, OutView, 2> {
-  InView in;
-  OutView out;
-  Evaluator eval;
-  BoundaryMap map;
-  KOKKOS_INLINE_FUNCTION void operator()(int i0, int i1) const {
-    out(i0, i1) = eval(MappedNeighborAccessor<InView>{in, map, i0, i1});
-  }
-};
-template <class Evaluator, class InView, class OutView>
-struct EdgeStencilStep<Evaluator, InView, OutView, 3> {
-  InView in;
-  OutView out;
-  Evaluator eval;
-  BoundaryMap map;
-  KOKKOS_INLINE_FUNCTION void operator()(int i0, int i1, int i2) const {
-    out(i0, i1, i2) = eval(MappedNeighborAccessor<InView>{in, map, i0, i1, i2});
   }
 };
 

@@ -22,32 +22,49 @@
 namespace EbisuKokkos {
 namespace Impl {
 
-template <class Evaluator, class InView, class OutView, int Rank = view_rank<OutView>>
-struct StencilStep;
-
-template <class Evaluator, class InView, class OutView>
-struct StencilStep<Evaluator, InView, OutView, 1> {
-  InView in;
-  OutView out;
-  Evaluator eval;
-  KOKKOS_INLINE_FUNCTION void operator()(int i0) const { out(i0) = eval(ViewNeighborAccessor<InView>{in, i0}); }
-};
-template <class Evaluator, class InView, class OutView>
-struct StencilStep<Evaluator, InView, OutView, 2> {
-  InView in;
-  OutView out;
-  Evaluator eval;
-  KOKKOS_INLINE_FUNCTION void operator()(int i0, int i1) const {
-    out(i0, i1) = eval(ViewNeighborAccessor<InView>{in, i0, i1});
+// Where a step reads a cell's neighbours: straight from the View (interior
+// cells), or through the boundary map (cells next to a periodic or mirror side).
+struct DirectReads {
+  template <class View, class... I>
+  KOKKOS_FORCEINLINE_FUNCTION ViewNeighborAccessor<View> at(const View& v, I... i) const {
+    return {v, i...};
   }
 };
-template <class Evaluator, class InView, class OutView>
-struct StencilStep<Evaluator, InView, OutView, 3> {
+struct MappedReads {
+  BoundaryMap map;
+  template <class View, class... I>
+  KOKKOS_FORCEINLINE_FUNCTION MappedNeighborAccessor<View> at(const View& v, I... i) const {
+    return {v, map, i...};
+  }
+};
+
+template <class Evaluator, class InView, class OutView, class Reads = DirectReads, int Rank = view_rank<OutView>>
+struct StencilStep;
+
+template <class Evaluator, class InView, class OutView, class Reads>
+struct StencilStep<Evaluator, InView, OutView, Reads, 1> {
   InView in;
   OutView out;
   Evaluator eval;
+  Reads reads;
+  KOKKOS_INLINE_FUNCTION void operator()(int i0) const { out(i0) = eval(reads.at(in, i0)); }
+};
+template <class Evaluator, class InView, class OutView, class Reads>
+struct StencilStep<Evaluator, InView, OutView, Reads, 2> {
+  InView in;
+  OutView out;
+  Evaluator eval;
+  Reads reads;
+  KOKKOS_INLINE_FUNCTION void operator()(int i0, int i1) const { out(i0, i1) = eval(reads.at(in, i0, i1)); }
+};
+template <class Evaluator, class InView, class OutView, class Reads>
+struct StencilStep<Evaluator, InView, OutView, Reads, 3> {
+  InView in;
+  OutView out;
+  Evaluator eval;
+  Reads reads;
   KOKKOS_INLINE_FUNCTION void operator()(int i0, int i1, int i2) const {
-    out(i0, i1, i2) = eval(ViewNeighborAccessor<InView>{in, i0, i1, i2});
+    out(i0, i1, i2) = eval(reads.at(in, i0, i1, i2));
   }
 };
 
@@ -132,12 +149,12 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
   // Cells next to a periodic or mirror side: thin slabs with a mapped accessor.
   const BoundaryMap map = boundary_map(u, policy.boundaries());
   const EdgeSlabs slabs = edge_slabs<rank>(map, radius);
-  using EdgeStep = EdgeStencilStep<decltype(eval), ConstView, ViewType>;
+  using EdgeStep = StencilStep<decltype(eval), ConstView, ViewType, MappedReads>;
   const std::string edge_label = "EbisuKokkos::generic_edges::" + label;
   const auto issue_edges = [&](const ExecSpace& on, const ViewType& src, const ViewType& dst) {
     for (int k = 0; k < slabs.count; ++k) {
       Kokkos::parallel_for(edge_label, light(box_policy<ExecSpace, Layout, rank>(on, slabs.lo[k], slabs.hi[k])),
-                           EdgeStep{src, dst, eval, map});
+                           EdgeStep{src, dst, eval, MappedReads{map}});
     }
   };
   const int per_step = 1 + slabs.count;
@@ -178,7 +195,7 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
       const auto interior = light(box_policy<ExecSpace, Layout, rank>(on, lo, hi));
       ViewType src = u, dst = scratch;
       for (int s = 0; s < n; ++s) {
-        Kokkos::parallel_for(step_label, interior, Step{src, dst, eval});
+        Kokkos::parallel_for(step_label, interior, Step{src, dst, eval, DirectReads{}});
         issue_edges(on, src, dst);
         std::swap(src, dst);
       }
