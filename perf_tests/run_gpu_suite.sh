@@ -48,14 +48,7 @@ status=${PIPESTATUS[0]}
 set -e
 echo "run_gpu_suite.sh: ebisu_bench exited $status after $(( $(date +%s) - start )) s; results in $out"
 
-# The first Python that has matplotlib (Debian's, or the GPU image's python3).
-python=""
-for candidate in /usr/bin/python3 python3; do
-  if command -v "$candidate" > /dev/null 2>&1 && "$candidate" -c 'import matplotlib' > /dev/null 2>&1; then
-    python=$candidate
-    break
-  fi
-done
+source "$here/matplotlib_python.sh"
 plot=("${python:-python3}" "$here/plot_results.py" "$json" --out "$out/ebisu_bench_double.png")
 if [[ -f $json && -n $python ]]; then
   "${plot[@]}"

@@ -97,14 +97,7 @@ total=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'
 } > "$out/sweep-times.txt"
 echo "run_size_sweep.sh: whole sweep ${total} s; JSON and logs in $out (exit status $status)"
 
-# The first Python that has matplotlib (Debian's, or the GPU image's python3).
-python=""
-for candidate in /usr/bin/python3 python3; do
-  if command -v "$candidate" > /dev/null 2>&1 && "$candidate" -c 'import matplotlib' > /dev/null 2>&1; then
-    python=$candidate
-    break
-  fi
-done
+source "$here/matplotlib_python.sh"
 plot=("${python:-python3}" "$here/plot_size_sweep.py" "$out" --out "$out/sweep.png")
 if [[ -n $python ]]; then
   "${plot[@]}" || status=1
