@@ -39,7 +39,8 @@ const char* usage_text =
     "  --ebisu-strategies a,b  also time Backend::ebisu with the Strategy forced (DoubleBuffer form):\n"
     "                       sm_tiling -> ebisu-sm, device_tiling -> ebisu-device, automatic -> ebisu-auto\n"
     "  --ebisu-variants a,b parallel_stencil variants to run, of: automatic generic double-buffer\n"
-    "                       other-layout (default: all)\n"
+    "                       other-layout (default: all), and automatic-model (Selection::model:\n"
+    "                       the model's choice without timing runs; only when listed)\n"
     "  --plain-variants a,b plain-Kokkos variants to run, by name (mdrange-tile-32x4,\n"
     "                       graph-mdrange-coarse4-tile-32x4x1, ...); 'fast' = the size sweep's set:\n"
     "                       mdrange-[coarse4-]tile-32x4[x1] and their graph- forms (default: all)\n"
@@ -112,6 +113,10 @@ bool plain_variant_selected(const Options& o, const std::string& name) {
     }
   }
   return false;
+}
+
+bool ebisu_variant_listed(const Options& o, const std::string& name) {
+  return std::find(o.ebisu_variants.begin(), o.ebisu_variants.end(), name) != o.ebisu_variants.end();
 }
 
 bool ebisu_variant_selected(const Options& o, const std::string& name) {
@@ -192,8 +197,10 @@ Options parse_options(int argc, char** argv) {
     } else if (arg == "--ebisu-variants") {
       o.ebisu_variants = split(next(), ',');
       for (const auto& n : o.ebisu_variants) {
-        if (n != "automatic" && n != "generic" && n != "double-buffer" && n != "other-layout") {
-          fail("--ebisu-variants: unknown variant '" + n + "' (automatic generic double-buffer other-layout)");
+        if (n != "automatic" && n != "automatic-model" && n != "generic" && n != "double-buffer" &&
+            n != "other-layout") {
+          fail("--ebisu-variants: unknown variant '" + n +
+               "' (automatic automatic-model generic double-buffer other-layout)");
         }
       }
     } else if (arg == "--ebisu-strategies") {

@@ -39,6 +39,8 @@ bool plain_variant_selected(const Options& o, const std::string& name);
 
 /// Whether parallel_stencil:<name> is selected by --ebisu-variants (always when the list is empty).
 bool ebisu_variant_selected(const Options& o, const std::string& name);
+/// True when --ebisu-variants names `name` (variants that run only on request).
+bool ebisu_variant_listed(const Options& o, const std::string& name);
 
 /// The plain variants that "--plain-variants fast" stands for (both ranks): the size sweep's set.
 const std::vector<std::string>& fast_plain_variants();

@@ -100,17 +100,27 @@ std::vector<Variant> make_ebisu_variants(const Stencil& stencil, const View& inp
   const Param avail = text_param("ebisu_available", available ? "true" : "false");
 
   std::vector<Variant> variants;
-  for (auto backend : {EbisuKokkos::Backend::automatic, EbisuKokkos::Backend::generic}) {
-    if (!ebisu_variant_selected(options, EbisuKokkos::to_string(backend))) continue;
+  // automatic-model (Backend::automatic, Selection::model: no timing runs) only when asked for.
+  struct Entry {
+    const char* name;
+    EbisuKokkos::Backend backend;
+    EbisuKokkos::Selection selection;
+  };
+  for (const Entry e : {Entry{"automatic", EbisuKokkos::Backend::automatic, EbisuKokkos::Selection::automatic},
+                        Entry{"automatic-model", EbisuKokkos::Backend::automatic, EbisuKokkos::Selection::model},
+                        Entry{"generic", EbisuKokkos::Backend::generic, EbisuKokkos::Selection::automatic}}) {
+    const bool explicit_only = e.selection == EbisuKokkos::Selection::model;
+    if (explicit_only ? !ebisu_variant_listed(options, e.name) : !ebisu_variant_selected(options, e.name)) continue;
     auto report = std::make_shared<EbisuKokkos::StencilReport>();
     auto run = [=]() {
       Policy policy(Space(), steps);
-      policy.set_backend(backend);
+      policy.set_backend(e.backend).set_selection(e.selection);
       *report = EbisuKokkos::parallel_stencil("ebisu_bench", policy, stencil, u, scratch);
     };
-    variants.push_back(Variant{std::string("parallel_stencil:") + EbisuKokkos::to_string(backend), "ebisu-kokkos",
-                               {text_param("requested_backend", EbisuKokkos::to_string(backend)), avail}, reset, run,
-                               [=]() -> const void* { return u.data(); }, report_params(report)});
+    variants.push_back(Variant{std::string("parallel_stencil:") + e.name, "ebisu-kokkos",
+                               {text_param("requested_backend", EbisuKokkos::to_string(e.backend)),
+                                text_param("selection", EbisuKokkos::to_string(e.selection)), avail},
+                               reset, run, [=]() -> const void* { return u.data(); }, report_params(report)});
   }
 
   // DoubleBuffer runs: the result is wherever the selector points after the run.

@@ -10,7 +10,8 @@ log unless --linear), one line each for:
   - best plain Kokkos: per size the fastest correct plain-Kokkos variant, the
     graph-replayed ones included (its name is in the table);
   - best per-step plain: the same without the graph-* variants (thin, dotted);
-  - parallel_stencil:automatic, ebisu-sm, ebisu-device (Backend::ebisu with
+  - parallel_stencil:automatic (and automatic-model, the model alone, when run),
+    ebisu-sm, ebisu-device (Backend::ebisu with
     Strategy::sm_tiling / device_tiling forced; the strategy that ran is in the table);
   - the per-step memory bound of the run: copy bandwidth / (2 sizeof(Scalar)).
 Only variants whose check passed are drawn. The table (stdout) is also written as
@@ -32,7 +33,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 SUITE = ["j1d3pt", "j1d5pt", "j2d5pt", "j2d9pt", "j2d9pt-gol", "j2d25pt",
          "j3d7pt", "j3d13pt", "j3d17pt", "j3d27pt", "poisson"]
-EBISU = [("automatic", "parallel_stencil:automatic"), ("ebisu-sm", "ebisu-sm"), ("ebisu-device", "ebisu-device")]
+EBISU = [("automatic", "parallel_stencil:automatic"), ("ebisu-sm", "ebisu-sm"), ("ebisu-device", "ebisu-device"),
+         ("automatic-model", "parallel_stencil:automatic-model")]
 
 
 def json_files(paths):
@@ -117,7 +119,8 @@ def table(rows):
             "best_per_step_plain", "best_per_step_gcells", "graph_gain",
             "automatic_gcells", "automatic_vs_best_plain", "automatic_ran",
             "ebisu_sm_gcells", "ebisu_sm_vs_best_plain", "ebisu_sm_ran",
-            "ebisu_device_gcells", "ebisu_device_vs_best_plain", "ebisu_device_ran", "bound_gcells"]
+            "ebisu_device_gcells", "ebisu_device_vs_best_plain", "ebisu_device_ran",
+            "automatic_model_gcells", "automatic_model_vs_best_plain", "automatic_model_ran", "bound_gcells"]
     body = []
     order = {s: i for i, s in enumerate(SUITE)}
     for key in sorted(rows, key=lambda k: (order.get(k[0], 99), k[0], k[1])):
@@ -149,9 +152,10 @@ def main():
         w = csv.writer(f)
         w.writerow(head)
         w.writerows(body)
-    short = [0, 1, 3, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]  # columns of the printed / .md table
+    short = [0, 1, 3, 4, 5, 8] + list(range(9, 22))  # columns of the printed / .md table
     names = ["stencil", "domain", "T", "best plain", "GCells/s", "graph x", "automatic", "vs best", "ran",
-             "ebisu-sm", "vs best", "ran", "ebisu-device", "vs best", "ran", "bound"]
+             "ebisu-sm", "vs best", "ran", "ebisu-device", "vs best", "ran", "auto (model only)", "vs best", "ran",
+             "bound"]
     lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
     lines += ["| " + " | ".join(str(line[i]) for i in short) + " |" for line in body]
     first = next(iter(rows.values()))
@@ -180,6 +184,7 @@ def main():
               ("parallel_stencil:automatic", "automatic", dict(color="tab:red", marker="s", lw=2)),
               ("ebisu-sm (sm_tiling forced)", "ebisu-sm", dict(color="tab:green", marker="^", lw=1.3)),
               ("ebisu-device (device_tiling forced)", "ebisu-device", dict(color="tab:purple", marker="v", lw=1.3)),
+              ("automatic, model only (no timing runs)", "automatic-model", dict(color="tab:red", ls="--", lw=1)),
               ("per-step memory bound", "bound", dict(color="black", ls="--", lw=1, marker="_"))]
     for k, stencil in enumerate(stencils):
         ax = axes[k // ncols][k % ncols]

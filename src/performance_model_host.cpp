@@ -46,10 +46,19 @@ constexpr double kL2Share = 0.5;
 // Redundancy above which the blocked path stops paying against the plain one.
 constexpr double kMaxRedundancy = 1.5;
 
+// Cells a tile of `t` cells along an axis of n cells loads with its halo h:
+// clipped at fixed sides, up to h beyond a periodic side (wrap-around cells),
+// up to the radius beyond a mirror side (ghosts refilled every step).
+long loaded_width(long n, long t, long h, int r, const Boundary (&side)[2]) {
+  long beyond = 0;
+  for (Boundary b : side) beyond += b == Boundary::periodic ? h : b == Boundary::mirror ? std::min<long>(r, h) : 0;
+  return std::min(n + beyond, t + 2 * h);
+}
+
 // 1-D: two buffers of a tile plus its halos in half of L2, at least 16 halos
 // long, and at least 4 tiles per thread where the line allows.
 PlanHost plan_line(const HostMachine& m, const StencilModel& s, long n, int steps, int depth,
-                   const TuningKnobs& knobs, bool forced) {
+                   const TuningKnobs& knobs, bool forced, const BoundaryRules& edges) {
   PlanHost p;
   p.depth = depth;
   const long h = static_cast<long>(depth) * s.radius;
@@ -59,8 +68,9 @@ PlanHost plan_line(const HostMachine& m, const StencilModel& s, long n, int step
   p.tile[0] = static_cast<int>(tile);
   p.items_per_axis[0] = static_cast<int>(ceil_div(n, tile));
   p.items = p.items_per_axis[0];
-  p.ring_bytes = 2 * std::min(n, tile + 2 * h) * s.scalar_bytes;
-  p.redundancy = static_cast<double>(std::min(n, tile + 2 * h)) / tile;
+  const long w = loaded_width(n, tile, h, s.radius, edges.side[0]);
+  p.ring_bytes = 2 * w * s.scalar_bytes;
+  p.redundancy = static_cast<double>(w) / tile;
   p.blocked = true;
   p.reason = forced ? "Backend::ebisu" : "model";
   if (!forced) {
@@ -104,11 +114,11 @@ std::string PlanHost::describe() const {
                 "rings %ld KB per thread, redundancy %.2f (%s)",
                 depth, items, items_per_axis[0], items_per_axis[1], items_per_axis[2], tile[0], tile[1], tile[2],
                 ring_bytes / 1024, redundancy, reason.c_str());
-  return buf;
+  return boundaries.empty() ? std::string(buf) : std::string(buf) + ", " + boundaries;
 }
 
 PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const long (&n)[3], int steps,
-                          const TuningKnobs& knobs, bool forced) {
+                          const TuningKnobs& knobs, bool forced, const BoundaryRules& edges) {
   PlanHost p;
   const int r = s.radius;
   const bool has_mid = s.rank == 3;
@@ -120,7 +130,7 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
   depth = std::max(1, std::min(depth, std::max(1, steps)));
   const long budget = static_cast<long>(kL2Share * m.l2_bytes);
 
-  if (s.rank == 1) return plan_line(m, s, n[0], steps, depth, knobs, forced);
+  if (s.rank == 1) return plan_line(m, s, n[0], steps, depth, knobs, forced, edges);
   // Widest cross-section tile whose rings fit the budget, at the deepest depth
   // that fits (a knob's depth is kept unless nothing fits).
   for (; depth >= 1; --depth) {
@@ -135,7 +145,8 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
       const long mids[] = {fixed_m, n[1], 256L, 128L, 64L, 32L, 16L, 8L};
       for (long tm : mids) {
         if (tm > n[1] || tm <= 0 || (!has_mid && tm != 1) || (fixed_m > 0 && tm != fixed_m)) continue;
-        const long wf = std::min(n[2], tf + 2L * h), wm = has_mid ? std::min(n[1], tm + 2L * h) : 1;
+        const long wf = loaded_width(n[2], tf, h, r, edges.side[2]);
+        const long wm = has_mid ? loaded_width(n[1], tm, h, r, edges.side[1]) : 1;
         const long bytes = planes * wf * wm * s.scalar_bytes;
         const bool last_resort = forced && (fixed_f > 0 || tf == std::min(32L, n[2])) &&
                                  (!has_mid || fixed_m > 0 || tm == std::min(8L, n[1]));
@@ -170,7 +181,10 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
   p.tile[0] = static_cast<int>(ceil_div(n[0], p.items_per_axis[0]));
   p.items_per_axis[0] = static_cast<int>(ceil_div(n[0], p.tile[0]));
   p.items = p.items_per_axis[0] * p.items_per_axis[1] * p.items_per_axis[2];
-  p.redundancy *= static_cast<double>(std::min<long>(n[0], p.tile[0] + 2L * h)) / p.tile[0];
+  // The streamed axis reads mirror ghosts in place (no extra rows); a periodic one wraps around.
+  const Boundary slow[2] = {edges.side[0][0] == Boundary::mirror ? Boundary::fixed : edges.side[0][0],
+                            edges.side[0][1] == Boundary::mirror ? Boundary::fixed : edges.side[0][1]};
+  p.redundancy *= static_cast<double>(loaded_width(n[0], p.tile[0], h, r, slow)) / p.tile[0];
 
   if (forced) {
     p.blocked = true;

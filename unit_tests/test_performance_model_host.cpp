@@ -1,6 +1,7 @@
 // The host temporal-blocking plan (performance_model_host.hpp): rings that fit
 // L2, enough work items for every thread, and the cases where the plain path
 // is kept (fields that fit in cache, single steps).
+#include <ebisu_kokkos/impl/boundary.hpp>
 #include <ebisu_kokkos/impl/performance_model_host.hpp>
 #include <ebisu_kokkos/presets.hpp>
 
@@ -98,6 +99,37 @@ TEST(PerformanceModelHost, KnobsFixDepthAndTile) {
   k.threads = 64;
   EXPECT_NE(plan(presets::j3d7pt(), m, 400, 100, 1000, 50, true, k).describe().find("threads knob ignored"),
             std::string::npos);
+}
+
+TEST(PerformanceModelHost, PeriodicAndMirrorSidesWidenTheTilesThatReachThem) {
+  const HostMachine m = xeon(2);
+  const long n[3] = {64, 1, 64};
+  const StencilModel s = stencil_model<decltype(presets::j2d5pt())>(8);
+  TuningKnobs k;
+  k.temporal_depth = 4;  // halo H = 4
+  const PlanHost fixed = choose_plan_host(m, s, n, 8, k, true);
+  BoundaryRules periodic;  // kernel axes: slow, middle, fast
+  for (int a : {0, 2}) periodic.side[a][0] = periodic.side[a][1] = Boundary::periodic;
+  const PlanHost wrapped = choose_plan_host(m, s, n, 8, k, true, periodic);
+  ASSERT_TRUE(fixed.blocked && wrapped.blocked);
+  EXPECT_EQ(fixed.tile[2], 64);
+  EXPECT_EQ(wrapped.tile[2], 64);
+  // One tile of the whole width: the fixed frame clips its halo, the periodic one wraps around (64 + 2 x 4).
+  EXPECT_EQ(wrapped.ring_bytes * 64, fixed.ring_bytes * 72) << wrapped.describe();
+  EXPECT_GT(wrapped.redundancy, fixed.redundancy);
+  BoundaryRules mirror;
+  mirror.side[2][0] = mirror.side[2][1] = Boundary::mirror;  // R = 1 ghost on each side
+  EXPECT_EQ(choose_plan_host(m, s, n, 8, k, true, mirror).ring_bytes * 64, fixed.ring_bytes * 66);
+  // The plan names the rules (set by the backend in View indices).
+  PlanHost named = wrapped;
+  named.boundaries = describe_boundaries(BoundaryRules{}, 2);
+  EXPECT_EQ(named.boundaries, "");
+  BoundaryRules view_rules;
+  view_rules.side[1][0] = view_rules.side[1][1] = Boundary::periodic;
+  view_rules.side[0][1] = Boundary::mirror;
+  named.boundaries = describe_boundaries(view_rules, 2);
+  EXPECT_EQ(named.boundaries, "mirror axis 0 high, periodic axis 1");
+  EXPECT_NE(named.describe().find("periodic axis 1"), std::string::npos) << named.describe();
 }
 
 TEST(PerformanceModelHost, ReadsThisMachinesCaches) {

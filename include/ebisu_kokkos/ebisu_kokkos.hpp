@@ -6,6 +6,7 @@
 
 #include <ebisu_kokkos/config.hpp>
 #include <ebisu_kokkos/double_buffer.hpp>
+#include <ebisu_kokkos/fields.hpp>
 #include <ebisu_kokkos/parallel_stencil.hpp>
 #include <ebisu_kokkos/policy.hpp>
 #include <ebisu_kokkos/presets.hpp>

@@ -12,12 +12,15 @@
 //  - parallel_stencil(label, policy, stencil, buffers) on a DoubleBuffer:
 //    buffers.current() holds step 0 on entry and step T on return; the
 //    selector is flipped instead of copying.
-// Both are asynchronous on the policy's execution space instance, like any
+// Either takes read-only fields as a last argument, fields(k, centre_only(f))
+// (fields.hpp): the stencil functor then receives one argument per field.
+// All are asynchronous on the policy's execution space instance, like any
 // Kokkos dispatch. By default the cells within the stencil radius of an edge
 // are a fixed (Dirichlet) boundary; StencilPolicy::set_boundary makes a side
 // periodic or mirrored (zero flux), and then the cells up to it are updated.
 
 #include <ebisu_kokkos/double_buffer.hpp>
+#include <ebisu_kokkos/fields.hpp>
 #include <ebisu_kokkos/impl/backends.hpp>
 #include <ebisu_kokkos/impl/generic_backend.hpp>
 #include <ebisu_kokkos/impl/validate.hpp>
@@ -38,17 +41,22 @@ namespace Impl {
 
 // Validates, picks the backend and runs it on (u, scratch); the outcome says
 // which of the two holds step T.
-template <class ExecSpace, class Stencil, class ViewType, class ScratchType>
+template <class ExecSpace, class Stencil, class ViewType, class ScratchType, class FieldSet = Fields<>>
 StencilOutcome dispatch_stencil(const std::string& label, const StencilPolicy<ExecSpace>& policy,
-                                const Stencil& stencil, const ViewType& u, const ScratchType& scratch) {
+                                const Stencil& stencil, const ViewType& u, const ScratchType& scratch,
+                                const FieldSet& fields = FieldSet{}) {
   check_types<ExecSpace, Stencil, ViewType, ScratchType>();
+  check_field_types<ExecSpace, ViewType>(static_cast<const FieldSet*>(nullptr));
   check_arguments<Stencil>(label, policy.steps(), u, scratch);
+  check_fields(label, u, scratch, fields);
   // From here on both Views are handled as one type (they agree in value
   // type, layout and memory space); unmanaged views keep ownership with the caller.
   using View = Kokkos::View<typename ViewType::data_type, typename ViewType::array_layout,
                             typename ViewType::memory_space>;
   const View u_view = u;
   const View scratch_view = scratch;
+  const auto bound_fields = field_views<typename View::const_type>(fields);
+  constexpr bool has_fields = FieldSet::size > 0;
   using Ebisu = EbisuBackend<ExecSpace, Stencil, View>;
 
   if (policy.backend() == Backend::ebisu && !Ebisu::available) {
@@ -57,23 +65,33 @@ StencilOutcome dispatch_stencil(const std::string& label, const StencilPolicy<Ex
             "scalar type or layout in this build (use Backend::automatic to fall back)");
   }
   check_boundaries<view_rank<ViewType>>(label, policy.boundaries());
-  // Periodic and mirror sides run on the generic path only so far
-  // (docs/design-fields-boundaries-state.md: the EBISU kernels come next).
-  const bool fixed_frame = policy.boundaries().all_fixed();
-  if (policy.backend() == Backend::ebisu && !fixed_frame) {
+  // Periodic and mirror sides go to the EBISU backend only when it takes them
+  // (EbisuBackend::takes_boundary_rules; docs/design-fields-boundaries-state.md).
+  constexpr bool ebisu_takes_rules = backend_takes_boundary_rules<Ebisu>::value;
+  const bool rules_ok = ebisu_takes_rules || policy.boundaries().all_fixed();
+  if (policy.backend() == Backend::ebisu && !rules_ok) {
     invalid(label,
-            "Backend::ebisu was requested with a periodic or mirror boundary, which the EBISU kernels do not "
-            "support yet (Backend::automatic or generic run it on the generic path)");
+            "Backend::ebisu was requested with a periodic or mirror boundary, which the EBISU kernels for this "
+            "execution space do not support (Backend::automatic or generic run it on the generic path)");
+  }
+  // Read-only fields run on the generic path only so far (docs/design-fields-boundaries-state.md).
+  if (policy.backend() == Backend::ebisu && has_fields) {
+    invalid(label,
+            "Backend::ebisu was requested with read-only fields, which the EBISU kernels do not support yet "
+            "(Backend::automatic or generic run them on the generic path)");
   }
   StencilOutcome outcome;
   Kokkos::Profiling::pushRegion("EbisuKokkos::parallel_stencil::" + label);
-  if constexpr (Ebisu::available) {
-    if (policy.backend() != Backend::generic && fixed_frame) {
+  if constexpr (has_fields) {
+    outcome = run_generic(label, policy, stencil, u_view, scratch_view, bound_fields);
+    if (policy.backend() == Backend::automatic) outcome.report.plan += " (read-only fields: generic path only so far)";
+  } else if constexpr (Ebisu::available) {
+    if (policy.backend() != Backend::generic && rules_ok) {
       outcome = Ebisu::run(label, policy, stencil, u_view, scratch_view);
     } else {
       outcome = run_generic(label, policy, stencil, u_view, scratch_view);
       if (policy.backend() == Backend::automatic) {
-        outcome.report.plan += " (periodic/mirror sides: the EBISU kernels take fixed frames only so far)";
+        outcome.report.plan += " (periodic/mirror sides: the EBISU kernels here take fixed frames only)";
       }
     }
   } else {
@@ -100,6 +118,26 @@ StencilReport parallel_stencil(const std::string& label, const StencilPolicy<Exe
                                const Stencil& stencil, DoubleBuffer<ViewType>& buffers) {
   const Impl::StencilOutcome outcome =
       Impl::dispatch_stencil(label, policy, stencil, buffers.current(), buffers.alternate());
+  if (outcome.result_in_scratch) buffers.swap();
+  return outcome.report;
+}
+
+/// With read-only fields (fields(...)): the stencil functor takes one argument per field.
+template <class ExecSpace, class Stencil, class ViewType, class ScratchType, class... Fs>
+StencilReport parallel_stencil(const std::string& label, const StencilPolicy<ExecSpace>& policy,
+                               const Stencil& stencil, const ViewType& u, const ScratchType& scratch,
+                               const Fields<Fs...>& fields) {
+  const Impl::StencilOutcome outcome = Impl::dispatch_stencil(label, policy, stencil, u, scratch, fields);
+  if (outcome.result_in_scratch) Kokkos::deep_copy(policy.space(), u, scratch);
+  return outcome.report;
+}
+
+/// DoubleBuffer form with read-only fields.
+template <class ExecSpace, class Stencil, class ViewType, class... Fs>
+StencilReport parallel_stencil(const std::string& label, const StencilPolicy<ExecSpace>& policy,
+                               const Stencil& stencil, DoubleBuffer<ViewType>& buffers, const Fields<Fs...>& fields) {
+  const Impl::StencilOutcome outcome =
+      Impl::dispatch_stencil(label, policy, stencil, buffers.current(), buffers.alternate(), fields);
   if (outcome.result_in_scratch) buffers.swap();
   return outcome.report;
 }

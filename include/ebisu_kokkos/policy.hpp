@@ -44,6 +44,24 @@ inline const char* to_string(Strategy s) {
   return "?";
 }
 
+/// How Backend::automatic picks among the plans that can run (CUDA: SM tiling,
+/// device tiling, the generic path).
+enum class Selection {
+  automatic,  ///< the performance model; where its two best predictions are close, the candidates are timed
+              ///< once on a copy of the caller's data and the fastest is cached for the process
+  model,      ///< the performance model only (no timing runs, no extra allocation)
+  measured    ///< always time the candidates (once per problem and process)
+};
+
+inline const char* to_string(Selection s) {
+  switch (s) {
+    case Selection::automatic: return "automatic";
+    case Selection::model: return "model";
+    case Selection::measured: return "measured";
+  }
+  return "?";
+}
+
 /// What a side of the domain does (per View index and side; see StencilPolicy::set_boundary).
 enum class Boundary {
   fixed,     ///< the `radius` cells at this side are fixed values (Dirichlet): never updated (default)
@@ -85,6 +103,8 @@ struct TuningKnobs {
   int threads = 0;         ///< threads per block (EBISU backend)
   bool print_plan = false; ///< print the chosen plan and its predicted GCells/s to stdout
   Strategy strategy = Strategy::automatic;  ///< EBISU strategy (forcing one that cannot run falls back, saying why)
+  Selection selection = Selection::automatic;  ///< how Strategy::automatic decides between candidate plans
+  int generic_cells_per_item = 0;  ///< cells per work item of the generic path on GPUs (1 or 4; 0: by domain size)
 };
 
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
@@ -99,6 +119,12 @@ class StencilPolicy {
   int steps() const { return m_steps; }
   Backend backend() const { return m_backend; }
   const TuningKnobs& knobs() const { return m_knobs; }
+  /// The same policy (space, backend, knobs, boundaries) for another number of steps.
+  StencilPolicy with_steps(int steps) const {
+    StencilPolicy p = *this;
+    p.m_steps = steps;
+    return p;
+  }
 
   StencilPolicy& set_backend(Backend b) { m_backend = b; return *this; }
   StencilPolicy& set_temporal_depth(int t) { m_knobs.temporal_depth = t; return *this; }
@@ -107,6 +133,16 @@ class StencilPolicy {
   StencilPolicy& set_threads(int n) { m_knobs.threads = n; return *this; }
   StencilPolicy& set_print_plan(bool p) { m_knobs.print_plan = p; return *this; }
   StencilPolicy& set_strategy(Strategy s) { m_knobs.strategy = s; return *this; }
+  StencilPolicy& set_selection(Selection s) { m_knobs.selection = s; return *this; }
+  /// Cells each GPU work item of the generic path updates along the slowest index: 1, 4, or 0 (by domain size).
+  StencilPolicy& set_generic_cells_per_item(int cells) {
+    if (cells != 0 && cells != 1 && cells != 4) {
+      throw std::invalid_argument("EbisuKokkos::StencilPolicy::set_generic_cells_per_item: " + std::to_string(cells) +
+                                  " is not 0, 1 or 4");
+    }
+    m_knobs.generic_cells_per_item = cells;
+    return *this;
+  }
 
   /// Boundary rule of both sides of View index `axis` (0, 1, 2).
   StencilPolicy& set_boundary(int axis, Boundary b) { return set_boundary(axis, Side::low, b).set_boundary(axis, Side::high, b); }

@@ -7,12 +7,17 @@
 //  - LinearStencil<Rank, Radius, Shape>: sum of run-time coefficients times
 //    the neighbours selected by a compile-time Shape (see shapes.hpp);
 //  - FunctorStencil<Rank, Radius, F>: any device-callable F that receives a
-//    Neighbors accessor and returns the new value (non-linear updates too).
+//    Neighbors accessor and returns the new value (non-linear updates too),
+//    plus one argument per read-only field when the call passes fields(...)
+//    (see fields.hpp): a Neighbors per field, a Scalar per centre_only field.
+//    linear_stencil_with_coefficient_fields and with_source are such functors.
 //
-// A stencil is bound to the View's scalar type by the backend (`bind<Scalar>()`)
-// and evaluated through an accessor with `get<D0, D1, D2>()`, so the same
-// description drives the generic and the CUDA backends.
+// A stencil is bound to the View's scalar type and the call's field kinds by
+// the backend (`bind<Scalar, FieldKinds...>()`, no kinds without fields) and
+// evaluated through an accessor with `get<D0, D1, D2>()` for the state and one
+// per field, so the same description drives the generic and the CUDA backends.
 
+#include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/offsets.hpp>
 #include <ebisu_kokkos/shapes.hpp>
 
@@ -44,6 +49,30 @@ class Neighbors {
   // Filled by the backends; public so that it stays an aggregate in device code.
   Scalar m_values[box::size];
 };
+
+namespace Impl {
+// What a functor receives for a field of kind Kind: its neighbourhood, or its
+// value at the output cell.
+template <class Kind, class Scalar, int Rank, int Radius>
+struct FieldParameter {
+  using type = const Neighbors<Scalar, Rank, Radius>&;
+  template <class Accessor>
+  KOKKOS_FORCEINLINE_FUNCTION static Neighbors<Scalar, Rank, Radius> read(const Accessor& at) {
+    using box = Box<Rank, Radius>;
+    Neighbors<Scalar, Rank, Radius> nb;
+    gather_box<box>(nb.m_values, at, std::make_integer_sequence<int, box::size>{});
+    return nb;
+  }
+};
+template <class Scalar, int Rank, int Radius>
+struct FieldParameter<CentreField, Scalar, Rank, Radius> {
+  using type = Scalar;
+  template <class Accessor>
+  KOKKOS_FORCEINLINE_FUNCTION static Scalar read(const Accessor& at) {
+    return at.template get<0, 0, 0>();
+  }
+};
+}  // namespace Impl
 
 template <int Rank, int Radius, class Shape>
 class LinearStencil {
@@ -77,14 +106,21 @@ class LinearStencil {
   struct Evaluator {
     Kokkos::Array<Scalar, num_points> coefficients;
 
-    template <class Accessor>
-    KOKKOS_FORCEINLINE_FUNCTION Scalar operator()(const Accessor& at) const {
+    // (Field accessors only reach here when bind's static_assert has already failed.)
+    template <class Accessor, class... FieldAccessors>
+    KOKKOS_FORCEINLINE_FUNCTION Scalar operator()(const Accessor& at, const FieldAccessors&...) const {
       return Impl::weighted_sum<points, Scalar>(coefficients, at, std::make_integer_sequence<int, num_points>{});
     }
   };
 
-  template <class Scalar>
+  /// Field kinds: none (a linear stencil reads only the state; per-cell
+  /// coefficients and sources are linear_stencil_with_coefficient_fields and with_source).
+  template <class Scalar, class... FieldKinds>
   Evaluator<Scalar> bind() const {
+    static_assert(sizeof...(FieldKinds) == 0,
+                  "EbisuKokkos: a LinearStencil reads no fields; for per-cell coefficients use "
+                  "linear_stencil_with_coefficient_fields<Rank, Radius, Shape>(), for a source term "
+                  "with_source(stencil)");
     Evaluator<Scalar> e;
     for (int k = 0; k < num_points; ++k) e.coefficients[k] = static_cast<Scalar>(m_coefficients[k]);
     return e;
@@ -108,24 +144,41 @@ class FunctorStencil {
 
   explicit FunctorStencil(const F& f) : m_functor(f) {}
 
-  template <class Scalar>
+  /// `at` reads the state, `fields` one accessor per field (FieldKinds order).
+  template <class Scalar, class... FieldKinds>
   struct Evaluator {
     F functor;
 
-    template <class Accessor>
-    KOKKOS_FORCEINLINE_FUNCTION Scalar operator()(const Accessor& at) const {
-      Neighbors<Scalar, Rank, Radius> nb;
-      Impl::gather_box<box>(nb.m_values, at, std::make_integer_sequence<int, box::size>{});
-      return static_cast<Scalar>(functor(nb));
+    template <class Accessor, class... FieldAccessors>
+    KOKKOS_FORCEINLINE_FUNCTION Scalar operator()(const Accessor& at, const FieldAccessors&... fields) const {
+      static_assert(sizeof...(FieldAccessors) == sizeof...(FieldKinds), "one accessor per field");
+      if constexpr (callable) {
+        Neighbors<Scalar, Rank, Radius> nb;
+        Impl::gather_box<box>(nb.m_values, at, std::make_integer_sequence<int, box::size>{});
+        return static_cast<Scalar>(
+            functor(nb, Impl::FieldParameter<FieldKinds, Scalar, Rank, Radius>::read(fields)...));
+      } else {
+        return Scalar();  // not reached: bind's static_assert has failed
+      }
     }
+    static constexpr bool callable =
+        std::is_invocable_v<const F&, const Neighbors<Scalar, Rank, Radius>&,
+                            typename Impl::FieldParameter<FieldKinds, Scalar, Rank, Radius>::type...>;
   };
 
-  template <class Scalar>
-  Evaluator<Scalar> bind() const {
-    static_assert(std::is_invocable_v<const F&, const Neighbors<Scalar, Rank, Radius>&>,
+  /// FieldKinds: Impl::NeighbourhoodField or Impl::CentreField per field of the call (none without fields).
+  template <class Scalar, class... FieldKinds>
+  Evaluator<Scalar, FieldKinds...> bind() const {
+    static_assert(sizeof...(FieldKinds) > 0 || Evaluator<Scalar>::callable,
                   "EbisuKokkos: the stencil functor must be callable with "
-                  "`const EbisuKokkos::Neighbors<Scalar, Rank, Radius>&`, Scalar being the View's value type");
-    return Evaluator<Scalar>{m_functor};
+                  "`const EbisuKokkos::Neighbors<Scalar, Rank, Radius>&`, Scalar being the View's value type "
+                  "(a functor that takes read-only fields needs them passed: parallel_stencil(..., fields(...)))");
+    static_assert(sizeof...(FieldKinds) == 0 || Evaluator<Scalar, FieldKinds...>::callable,
+                  "EbisuKokkos: the stencil functor does not match the fields passed to parallel_stencil. With "
+                  "fields(f1, f2, ...) it must take `const Neighbors<Scalar, Rank, Radius>&` for the state and then, "
+                  "for each field in order, `const Neighbors<Scalar, Rank, Radius>&` for a field passed as a View "
+                  "or `Scalar` for a field passed as centre_only(View); Scalar is the View's value type");
+    return Evaluator<Scalar, FieldKinds...>{m_functor};
   }
 
  private:
@@ -152,6 +205,70 @@ LinearStencil<Rank, Radius, BoxShape> box_stencil(std::initializer_list<double> 
 template <int Rank, int Radius, class F>
 FunctorStencil<Rank, Radius, F> make_stencil(const F& f) {
   return FunctorStencil<Rank, Radius, F>(f);
+}
+
+namespace Impl {
+// sum_k c[k] * u(offset of point k), unrolled; c[k] already in Scalar.
+template <class Points, class Scalar, class Coefficients, int Rank, int Radius, int... K>
+KOKKOS_FORCEINLINE_FUNCTION Scalar neighbourhood_weighted_sum(const Coefficients& c,
+                                                              const Neighbors<Scalar, Rank, Radius>& u,
+                                                              std::integer_sequence<int, K...>) {
+  return ((Scalar(c[K]) * u(Point<Points, K>::d0, Point<Points, K>::d1, Point<Points, K>::d2)) + ...);
+}
+
+// u'(x) = sum_k c_k(x) u(x + o_k), c_k read from the k-th (centre_only) field.
+template <int Rank, int Radius, class Shape>
+struct CoefficientFieldsUpdate {
+  using points = ShapePoints<Rank, Radius, Shape>;
+  template <class Scalar, class... C>
+  KOKKOS_FORCEINLINE_FUNCTION std::enable_if_t<sizeof...(C) == points::size && (std::is_same_v<C, Scalar> && ...), Scalar>
+  operator()(const Neighbors<Scalar, Rank, Radius>& u, C... c) const {
+    const Scalar coefficients[points::size] = {c...};
+    return neighbourhood_weighted_sum<points, Scalar>(coefficients, u, std::make_integer_sequence<int, points::size>{});
+  }
+};
+
+// u'(x) = sum_k c_k u(x + o_k) + f(x), f the one (centre_only) field.
+template <int Rank, int Radius, class Shape>
+struct LinearPlusSourceUpdate {
+  using points = ShapePoints<Rank, Radius, Shape>;
+  Kokkos::Array<double, points::size> coefficients;
+  template <class Scalar>
+  KOKKOS_FORCEINLINE_FUNCTION Scalar operator()(const Neighbors<Scalar, Rank, Radius>& u, Scalar f) const {
+    return neighbourhood_weighted_sum<points, Scalar>(coefficients, u, std::make_integer_sequence<int, points::size>{}) +
+           f;
+  }
+};
+}  // namespace Impl
+
+/// A linear stencil whose coefficients vary from cell to cell: point k's
+/// coefficient at cell x is the value at x of the k-th field, passed as
+/// centre_only, one field per point of the shape in the shape's offset order
+/// (lexicographic in (d0, d1, d2), as for linear_stencil). A functor stencil
+/// underneath, so it runs wherever fields do. Example, a 2-D 5-point star
+/// with coefficient Views c0 .. c4 for the offsets (-1,0) (0,-1) (0,0) (0,1) (1,0):
+///   auto s = EbisuKokkos::linear_stencil_with_coefficient_fields<2, 1, EbisuKokkos::StarShape>();
+///   using EbisuKokkos::centre_only;
+///   EbisuKokkos::parallel_stencil("var", policy, s, u, scratch,
+///       EbisuKokkos::fields(centre_only(c0), centre_only(c1), centre_only(c2), centre_only(c3), centre_only(c4)));
+template <int Rank, int Radius, class Shape>
+FunctorStencil<Rank, Radius, Impl::CoefficientFieldsUpdate<Rank, Radius, Shape>>
+linear_stencil_with_coefficient_fields() {
+  return FunctorStencil<Rank, Radius, Impl::CoefficientFieldsUpdate<Rank, Radius, Shape>>(
+      Impl::CoefficientFieldsUpdate<Rank, Radius, Shape>{});
+}
+
+/// A linear stencil plus a source term, u' = L u + f: the call passes f as its
+/// one field, read at the output cell, e.g.
+///   auto s = EbisuKokkos::with_source(EbisuKokkos::star_stencil<2, 1>({w, w, c, w, w}));
+///   EbisuKokkos::parallel_stencil("heat+f", policy, s, u, scratch,
+///                                 EbisuKokkos::fields(EbisuKokkos::centre_only(f)));
+template <int Rank, int Radius, class Shape>
+FunctorStencil<Rank, Radius, Impl::LinearPlusSourceUpdate<Rank, Radius, Shape>> with_source(
+    const LinearStencil<Rank, Radius, Shape>& linear) {
+  Impl::LinearPlusSourceUpdate<Rank, Radius, Shape> update;
+  for (int k = 0; k < LinearStencil<Rank, Radius, Shape>::num_points; ++k) update.coefficients[k] = linear.coefficient(k);
+  return FunctorStencil<Rank, Radius, Impl::LinearPlusSourceUpdate<Rank, Radius, Shape>>(update);
 }
 
 template <class T>

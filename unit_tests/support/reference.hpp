@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,58 @@ inline std::vector<long double> documented_weights(int n) {
   for (int k = 0; k < n; ++k) sum += (w[k] = 1.0L + 0.37L * ((11 * k) % n));
   for (auto& x : w) x /= sum;
   return w;
+}
+
+// ---- Read-only fields -------------------------------------------------------
+// One cell update given the state's neighbourhood reader and one reader per
+// read-only field, all around the same cell: u(d0, d1, d2), fields[k](d0, d1, d2).
+using Reader = std::function<long double(int, int, int)>;
+using FieldsUpdate = std::function<long double(const Reader& u, const std::vector<Reader>& fields)>;
+
+// What each side of each index does, spelled here independently of the library:
+// fixed keeps the `radius` cells at the side; periodic wraps (modulo); mirror
+// reflects about the edge face (cell -1 reads cell 0).
+enum class Edge { fixed, periodic, mirror };
+using Edges = std::array<std::array<Edge, 2>, 3>;
+
+inline Edges edges_all(Edge e) { return {{{e, e}, {e, e}, {e, e}}}; }
+
+// T steps of `update`; the fields never change, and every read beyond a
+// periodic or mirror side (of the state or of a field) goes through the same rule.
+inline Field reference_run_with_fields(const Field& init, const std::vector<Field>& fields, int rank, int radius,
+                                       const FieldsUpdate& update, int steps,
+                                       const Edges& edges = edges_all(Edge::fixed)) {
+  Field a = init, b = init;
+  auto updated = [&](int axis, int i) {
+    if (axis >= rank) return true;
+    const int n = init.n[axis];
+    return !((edges[axis][0] == Edge::fixed && i < radius) || (edges[axis][1] == Edge::fixed && i >= n - radius));
+  };
+  auto source = [&](int axis, int j) {
+    const int n = init.n[axis];
+    if (axis >= rank || (j >= 0 && j < n)) return j;
+    const Edge e = edges[axis][j < 0 ? 0 : 1];
+    if (e == Edge::periodic) return ((j % n) + n) % n;
+    if (e == Edge::mirror) return j < 0 ? -j - 1 : 2 * n - j - 1;
+    throw std::logic_error("reference: a read beyond a fixed side");  // never: those cells are not updated
+  };
+  for (int s = 0; s < steps; ++s) {
+    for (int i0 = 0; i0 < init.n[0]; ++i0)
+      for (int i1 = 0; i1 < init.n[1]; ++i1)
+        for (int i2 = 0; i2 < init.n[2]; ++i2) {
+          if (!updated(0, i0) || !updated(1, i1) || !updated(2, i2)) continue;
+          auto reader = [&](const Field& f) -> Reader {
+            return [&f, &source, i0, i1, i2](int d0, int d1, int d2) {
+              return f.at(source(0, i0 + d0), source(1, i1 + d1), source(2, i2 + d2));
+            };
+          };
+          std::vector<Reader> field_readers;
+          for (const Field& f : fields) field_readers.push_back(reader(f));
+          b.at(i0, i1, i2) = update(reader(a), field_readers);
+        }
+    std::swap(a, b);
+  }
+  return a;
 }
 
 // max |got - ref| / max |ref|; NaN anywhere (an unwritten cell) gives +inf.

@@ -12,6 +12,8 @@
 #include <ebisu_kokkos/impl/view_access.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
+#include <string>
+
 namespace EbisuKokkos {
 namespace Impl {
 
@@ -27,7 +29,30 @@ struct BoundaryMap {
     if (j >= n[a]) return side[a][1] == Boundary::periodic ? j - n[a] : 2 * n[a] - 1 - j;
     return j;
   }
+  /// source() applied until the index is inside: any distance beyond a periodic side (the host
+  /// blocked path's wrap-around halos may be wider than the domain), one radius beyond a mirror side.
+  KOKKOS_INLINE_FUNCTION int resolve(int a, int j) const {
+    while (j < 0 || j >= n[a]) j = source(a, j);
+    return j;
+  }
 };
+
+/// The rules in a plan's words ("periodic axis 0, mirror axis 1 low"); empty when every side is fixed.
+inline std::string describe_boundaries(const BoundaryRules& rules, int rank) {
+  std::string s;
+  auto add = [&](const std::string& what) { s += (s.empty() ? "" : ", ") + what; };
+  for (int a = 0; a < rank; ++a) {
+    const Boundary lo = rules.side[a][0], hi = rules.side[a][1];
+    const std::string axis = " axis " + std::to_string(a);
+    if (lo == hi) {
+      if (lo != Boundary::fixed) add(to_string(lo) + axis);
+      continue;
+    }
+    if (lo != Boundary::fixed) add(to_string(lo) + axis + " low");
+    if (hi != Boundary::fixed) add(to_string(hi) + axis + " high");
+  }
+  return s;
+}
 
 template <class ViewType>
 BoundaryMap boundary_map(const ViewType& u, const BoundaryRules& rules) {

@@ -9,6 +9,7 @@
 #include <ebisu_kokkos/policy.hpp>
 
 #include <string>
+#include <type_traits>
 
 namespace EbisuKokkos {
 namespace Impl {
@@ -23,12 +24,24 @@ struct StencilOutcome {
 template <class ExecSpace, class Stencil, class ViewType, class Enable = void>
 struct EbisuBackend {
   static constexpr bool available = false;
+  // True when run() handles periodic and mirror sides (StencilPolicy::
+  // set_boundary); otherwise dispatch_stencil sends those to the generic path.
+  static constexpr bool takes_boundary_rules = false;
   // Never called: parallel_stencil only dispatches here when `available`.
   static StencilOutcome run(const std::string&, const StencilPolicy<ExecSpace>&, const Stencil&, const ViewType&,
                             const ViewType&) {
     return {};
   }
 };
+
+/// Reads Backend::takes_boundary_rules; false when a specialization does not
+/// declare the member (older backends take fixed frames only).
+template <class Backend, class Enable = void>
+struct backend_takes_boundary_rules : std::false_type {};
+
+template <class Backend>
+struct backend_takes_boundary_rules<Backend, std::void_t<decltype(Backend::takes_boundary_rules)>>
+    : std::bool_constant<Backend::takes_boundary_rules> {};
 
 }  // namespace Impl
 }  // namespace EbisuKokkos

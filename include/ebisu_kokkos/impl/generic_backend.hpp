@@ -6,10 +6,13 @@
 // step kernel has no boundary branch), iterating along the layout, swapping
 // the two buffers between steps; on GPUs each work item of a large domain
 // updates 4 cells along the slowest index, and a long loop on a small domain
-// is replayed as a recorded chunk where the space can (StepLoop).
+// is replayed as a recorded chunk where the space can (StepLoop). Read-only
+// fields (fields.hpp) travel in the step functors as a FieldViews; the
+// evaluator gets one accessor per field next to the state's.
 
 #include <ebisu_kokkos/impl/boundary.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
+#include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/step_loop.hpp>
 #include <ebisu_kokkos/impl/view_access.hpp>
 #include <ebisu_kokkos/policy.hpp>
@@ -38,33 +41,67 @@ struct MappedReads {
   }
 };
 
-template <class Evaluator, class InView, class OutView, class Reads = DirectReads, int Rank = view_rank<OutView>>
+// A field read only at the output cell never leaves the domain: plain reads
+// even in the edge slabs. Fields read over the footprint go through `reads`
+// like the state (the boundary map next to a periodic or mirror side).
+template <class Kind, class Reads>
+KOKKOS_FORCEINLINE_FUNCTION std::enable_if_t<!Kind::centre_only, const Reads&> reads_for_field(const Reads& reads) {
+  return reads;
+}
+template <class Kind, class Reads>
+KOKKOS_FORCEINLINE_FUNCTION std::enable_if_t<Kind::centre_only, DirectReads> reads_for_field(const Reads&) {
+  return {};
+}
+
+// The new value of cell i: the evaluator gets the state's accessor and one
+// accessor per field (none without fields: exactly `eval(reads.at(in, i...))`).
+template <class Evaluator, class Reads, class InView, class FieldView, class... Kinds, std::size_t... K, class... I>
+KOKKOS_FORCEINLINE_FUNCTION auto evaluate_cell(const Evaluator& eval, const Reads& reads, const InView& in,
+                                               const FieldViews<FieldView, Kinds...>& fields,
+                                               std::index_sequence<K...>, I... i) {
+  return eval(reads.at(in, i...), reads_for_field<Kinds>(reads).at(fields.views[K], i...)...);
+}
+template <class Evaluator, class Reads, class InView, class FieldView, class... Kinds, class... I>
+KOKKOS_FORCEINLINE_FUNCTION auto evaluate_cell(const Evaluator& eval, const Reads& reads, const InView& in,
+                                               const FieldViews<FieldView, Kinds...>& fields, I... i) {
+  return evaluate_cell(eval, reads, in, fields, std::index_sequence_for<Kinds...>{}, i...);
+}
+
+// The step functors hold the fields as their (first) base class: without
+// fields it is empty and takes no room, so the functor is the one it always
+// was. Built as Step{fields, in, out, eval, ...}.
+template <class Evaluator, class InView, class OutView, class Reads = DirectReads, class Fields = NoFields,
+          int Rank = view_rank<OutView>>
 struct StencilStep;
 
-template <class Evaluator, class InView, class OutView, class Reads>
-struct StencilStep<Evaluator, InView, OutView, Reads, 1> {
+template <class Evaluator, class InView, class OutView, class Reads, class Fields>
+struct StencilStep<Evaluator, InView, OutView, Reads, Fields, 1> : Fields {
   InView in;
   OutView out;
   Evaluator eval;
   Reads reads;
-  KOKKOS_INLINE_FUNCTION void operator()(int i0) const { out(i0) = eval(reads.at(in, i0)); }
+  KOKKOS_INLINE_FUNCTION void operator()(int i0) const {
+    out(i0) = evaluate_cell(eval, reads, in, static_cast<const Fields&>(*this), i0);
+  }
 };
-template <class Evaluator, class InView, class OutView, class Reads>
-struct StencilStep<Evaluator, InView, OutView, Reads, 2> {
+template <class Evaluator, class InView, class OutView, class Reads, class Fields>
+struct StencilStep<Evaluator, InView, OutView, Reads, Fields, 2> : Fields {
   InView in;
   OutView out;
   Evaluator eval;
   Reads reads;
-  KOKKOS_INLINE_FUNCTION void operator()(int i0, int i1) const { out(i0, i1) = eval(reads.at(in, i0, i1)); }
+  KOKKOS_INLINE_FUNCTION void operator()(int i0, int i1) const {
+    out(i0, i1) = evaluate_cell(eval, reads, in, static_cast<const Fields&>(*this), i0, i1);
+  }
 };
-template <class Evaluator, class InView, class OutView, class Reads>
-struct StencilStep<Evaluator, InView, OutView, Reads, 3> {
+template <class Evaluator, class InView, class OutView, class Reads, class Fields>
+struct StencilStep<Evaluator, InView, OutView, Reads, Fields, 3> : Fields {
   InView in;
   OutView out;
   Evaluator eval;
   Reads reads;
   KOKKOS_INLINE_FUNCTION void operator()(int i0, int i1, int i2) const {
-    out(i0, i1, i2) = eval(reads.at(in, i0, i1, i2));
+    out(i0, i1, i2) = evaluate_cell(eval, reads, in, static_cast<const Fields&>(*this), i0, i1, i2);
   }
 };
 
@@ -74,45 +111,65 @@ struct StencilStep<Evaluator, InView, OutView, Reads, 3> {
 // bandwidth on an H200 (too few bytes in flight per SM); four reach ~90%.
 constexpr int kCoarseCells = 4;
 
-template <class Evaluator, class InView, class OutView, int Slow, int Rank = view_rank<OutView>>
+template <class Evaluator, class InView, class OutView, int Slow, class Fields = NoFields,
+          int Rank = view_rank<OutView>>
 struct CoarseStencilStep;
 
-template <class Evaluator, class InView, class OutView, int Slow>
-struct CoarseStencilStep<Evaluator, InView, OutView, Slow, 2> {
+template <class Evaluator, class InView, class OutView, int Slow, class Fields>
+struct CoarseStencilStep<Evaluator, InView, OutView, Slow, Fields, 2> : Fields {
   InView in;
   OutView out;
   Evaluator eval;
   int lo, hi;  // the interior along the slowest index
   KOKKOS_INLINE_FUNCTION void operator()(int i0, int i1) const {
+    const Fields& fields = *this;
     int i[2] = {i0, i1};
     const int first = lo + kCoarseCells * (i[Slow] - lo);
 #pragma unroll
     for (int k = 0; k < kCoarseCells; ++k) {
       i[Slow] = first + k;
-      if (i[Slow] < hi) out(i[0], i[1]) = eval(ViewNeighborAccessor<InView>{in, i[0], i[1]});
+      if (i[Slow] < hi) out(i[0], i[1]) = evaluate_cell(eval, DirectReads{}, in, fields, i[0], i[1]);
     }
   }
 };
-template <class Evaluator, class InView, class OutView, int Slow>
-struct CoarseStencilStep<Evaluator, InView, OutView, Slow, 3> {
+template <class Evaluator, class InView, class OutView, int Slow, class Fields>
+struct CoarseStencilStep<Evaluator, InView, OutView, Slow, Fields, 3> : Fields {
   InView in;
   OutView out;
   Evaluator eval;
   int lo, hi;
   KOKKOS_INLINE_FUNCTION void operator()(int i0, int i1, int i2) const {
+    const Fields& fields = *this;
     int i[3] = {i0, i1, i2};
     const int first = lo + kCoarseCells * (i[Slow] - lo);
 #pragma unroll
     for (int k = 0; k < kCoarseCells; ++k) {
       i[Slow] = first + k;
-      if (i[Slow] < hi) out(i[0], i[1], i[2]) = eval(ViewNeighborAccessor<InView>{in, i[0], i[1], i[2]});
+      if (i[Slow] < hi) out(i[0], i[1], i[2]) = evaluate_cell(eval, DirectReads{}, in, fields, i[0], i[1], i[2]);
     }
   }
 };
 
-template <class ExecSpace, class Stencil, class ViewType>
+// Whether the GPU step updates kCoarseCells cells per work item: by the knob,
+// else only when the GPU has more than enough threads without it (H200:
+// 1024^2 +27% with 4 cells per item, 512^2 and 64^3 -3..-11%, but j3d17pt
+// and poisson 64^3 +18%: Backend::automatic on CUDA times both where unsure).
+template <class ExecSpace>
+bool generic_coarsens(const ExecSpace& space, long interior_cells, int cells_per_item_knob) {
+  if (cells_per_item_knob != 0) return cells_per_item_knob == kCoarseCells;
+  return interior_cells >= 2L * space.concurrency();
+}
+
+// The stencil bound to the scalar and to the kinds of the call's fields.
+template <class Scalar, class Stencil, class FieldView, class... Kinds>
+auto bind_evaluator(const Stencil& stencil, const FieldViews<FieldView, Kinds...>&) {
+  return stencil.template bind<Scalar, Kinds...>();
+}
+
+/// `fields`: the call's read-only fields as Views of ViewType::const_type (none by default).
+template <class ExecSpace, class Stencil, class ViewType, class Fields = NoFields>
 StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
-                          const ViewType& u, const ViewType& scratch) {
+                          const ViewType& u, const ViewType& scratch, const Fields& fields = Fields{}) {
   constexpr int rank = view_rank<ViewType>;
   constexpr int radius = Stencil::radius;
   using Scalar = typename ViewType::non_const_value_type;
@@ -144,17 +201,19 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
     }
   };
   constexpr std::size_t kernel_argument_bytes = 1024;  // well inside every GPU's kernel-argument limit
-  const auto eval = stencil.template bind<Scalar>();
+  static_assert(Fields::size == 0 || std::is_same_v<typename Fields::view_type, ConstView>,
+                "EbisuKokkos: fields reach run_generic as Views of the state's const View type");
+  const auto eval = bind_evaluator<Scalar>(stencil, fields);
   copy_frame(space, scratch, u, radius);
   // Cells next to a periodic or mirror side: thin slabs with a mapped accessor.
   const BoundaryMap map = boundary_map(u, policy.boundaries());
   const EdgeSlabs slabs = edge_slabs<rank>(map, radius);
-  using EdgeStep = StencilStep<decltype(eval), ConstView, ViewType, MappedReads>;
+  using EdgeStep = StencilStep<decltype(eval), ConstView, ViewType, MappedReads, Fields>;
   const std::string edge_label = "EbisuKokkos::generic_edges::" + label;
   const auto issue_edges = [&](const ExecSpace& on, const ViewType& src, const ViewType& dst) {
     for (int k = 0; k < slabs.count; ++k) {
       Kokkos::parallel_for(edge_label, light(box_policy<ExecSpace, Layout, rank>(on, slabs.lo[k], slabs.hi[k])),
-                           EdgeStep{src, dst, eval, MappedReads{map}});
+                           EdgeStep{fields, src, dst, eval, MappedReads{map}});
     }
   };
   const int per_step = 1 + slabs.count;
@@ -162,25 +221,23 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
   const bool edges_replayable = sizeof(EdgeStep) <= kernel_argument_bytes;
   const std::string step_label = "EbisuKokkos::generic::" + label;
   std::string loop_note;
-  // Coarsening pays only when the GPU has more than enough threads without it
-  // (H200: 1024^2 +27% with 4 cells per item, 512^2 and 64^3 -3..-11%).
   bool coarse = false;
   if constexpr (!runs_on_host<ExecSpace> && rank >= 2) {
     long interior = 1;
     for (int a = 0; a < rank; ++a) interior *= hi[a] - lo[a];
-    coarse = interior >= 2L * space.concurrency();
+    coarse = generic_coarsens(space, interior, policy.knobs().generic_cells_per_item);
   }
   if constexpr (!runs_on_host<ExecSpace> && rank >= 2) {
     constexpr int slow = std::is_same_v<Layout, Kokkos::LayoutRight> ? 0 : rank - 1;
     if (coarse) {
       int groups_hi[3] = {hi[0], hi[1], hi[2]};
       groups_hi[slow] = lo[slow] + (hi[slow] - lo[slow] + kCoarseCells - 1) / kCoarseCells;
-      using Step = CoarseStencilStep<decltype(eval), ConstView, ViewType, slow>;
+      using Step = CoarseStencilStep<decltype(eval), ConstView, ViewType, slow, Fields>;
       const auto issue = [&](const ExecSpace& on, int n) {
         const auto groups = light(box_policy<ExecSpace, Layout, rank>(on, lo, groups_hi));
         ViewType src = u, dst = scratch;
         for (int s = 0; s < n; ++s) {
-          Kokkos::parallel_for(step_label, groups, Step{src, dst, eval, lo[slow], hi[slow]});
+          Kokkos::parallel_for(step_label, groups, Step{fields, src, dst, eval, lo[slow], hi[slow]});
           issue_edges(on, src, dst);
           std::swap(src, dst);
         }
@@ -190,12 +247,12 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
     }
   }
   if (!coarse) {
-    using Step = StencilStep<decltype(eval), ConstView, ViewType>;
+    using Step = StencilStep<decltype(eval), ConstView, ViewType, DirectReads, Fields>;
     const auto issue = [&](const ExecSpace& on, int n) {
       const auto interior = light(box_policy<ExecSpace, Layout, rank>(on, lo, hi));
       ViewType src = u, dst = scratch;
       for (int s = 0; s < n; ++s) {
-        Kokkos::parallel_for(step_label, interior, Step{src, dst, eval, DirectReads{}});
+        Kokkos::parallel_for(step_label, interior, Step{fields, src, dst, eval, DirectReads{}});
         issue_edges(on, src, dst);
         std::swap(src, dst);
       }

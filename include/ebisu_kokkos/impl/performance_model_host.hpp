@@ -10,7 +10,8 @@
 // every input cell is read from memory once and every output cell written once
 // per `depth` steps; the rings must stay in the core's L2. Redundant work: the
 // halo columns (H on each side of the tile) and the pipeline fill at each end
-// of a run (H rows).
+// of a run (H rows). Periodic and mirror sides widen the tiles that reach them
+// (wrap-around halos of H cells, mirror ghosts of R cells): `edges`.
 // The machine's cache sizes and thread count are read at run time. Pure C++.
 
 #include <ebisu_kokkos/impl/performance_model.hpp>
@@ -41,13 +42,16 @@ struct PlanHost {
   int items_per_axis[3] = {1, 1, 1};
   long ring_bytes = 0;       ///< per work item (per thread)
   double redundancy = 1;     ///< computed / owned cell updates
+  std::string boundaries;    ///< periodic / mirror sides in the plan's words (empty: a fixed frame)
   std::string describe() const;
 };
 
 /// n in kernel axis order (slow, middle, fast; middle = 1 in 2-D).
 /// forced: Backend::ebisu (plan a blocked run even where the plain path is expected to win).
+/// edges: the boundary rules in kernel axis order (a tile reaching a periodic side loads H
+/// wrap-around cells beyond it, one reaching a mirror side R ghost cells).
 PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const long (&n)[3], int steps,
-                          const TuningKnobs& knobs, bool forced);
+                          const TuningKnobs& knobs, bool forced, const BoundaryRules& edges = BoundaryRules{});
 
 }  // namespace Impl
 }  // namespace EbisuKokkos

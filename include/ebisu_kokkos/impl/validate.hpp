@@ -5,6 +5,7 @@
 // run-time ones as std::invalid_argument naming the argument. All of them run
 // before anything is launched, so a rejected call never touches the data.
 
+#include <ebisu_kokkos/fields.hpp>
 #include <ebisu_kokkos/impl/compat.hpp>
 #include <ebisu_kokkos/policy.hpp>
 #include <ebisu_kokkos/stencil.hpp>
@@ -18,10 +19,18 @@
 namespace EbisuKokkos {
 namespace Impl {
 
+template <class T>
+struct is_fields : std::false_type {};
+template <class... Fs>
+struct is_fields<Fields<Fs...>> : std::true_type {};
+
 template <class ExecSpace, class Stencil, class ViewType, class ScratchType>
 constexpr void check_types() {
   static_assert(is_stencil<Stencil>::value,
                 "EbisuKokkos::parallel_stencil: the stencil argument must be a LinearStencil or FunctorStencil");
+  static_assert(!is_fields<ScratchType>::value,
+                "EbisuKokkos::parallel_stencil: fields(...) go after the scratch View (or after a DoubleBuffer): "
+                "parallel_stencil(label, policy, stencil, u, scratch, fields(...))");
   static_assert(Kokkos::is_view<ViewType>::value && Kokkos::is_view<ScratchType>::value,
                 "EbisuKokkos::parallel_stencil: u and scratch must be Kokkos::Views");
   static_assert(view_rank<ViewType> == Stencil::rank,
@@ -102,6 +111,73 @@ void check_boundaries(const std::string& label, const BoundaryRules& rules) {
                          to_string(lo) + ", high: " + to_string(hi) + "); periodic needs both sides");
     }
   }
+}
+
+// Read-only fields, at compile time: a field is a View of u's rank, value
+// type (const allowed), layout and memory space, which the execution space
+// can access. (An argument that is no View at all: fields() has said so.)
+template <class ExecSpace, class ViewType, class Field,
+          class F = typename FieldArgument<Field>::view_type>
+constexpr void check_field_type() {
+  if constexpr (FieldArgument<Field>::valid) {
+    static_assert(view_rank<F> == view_rank<ViewType>,
+                  "EbisuKokkos::parallel_stencil: a field must have the rank of u");
+    static_assert(std::is_same_v<typename F::non_const_value_type, typename ViewType::non_const_value_type>,
+                  "EbisuKokkos::parallel_stencil: a field must have u's value type (const data is fine)");
+    static_assert(std::is_same_v<typename F::array_layout, typename ViewType::array_layout>,
+                  "EbisuKokkos::parallel_stencil: a field must have u's layout");
+    static_assert(is_accessible_from<ExecSpace, typename F::memory_space>,
+                  "EbisuKokkos::parallel_stencil: a field's memory space is not accessible from the policy's "
+                  "execution space");
+    static_assert(std::is_same_v<typename F::memory_space, typename ViewType::memory_space>,
+                  "EbisuKokkos::parallel_stencil: a field must be in u's memory space");
+  }
+}
+
+template <class ExecSpace, class ViewType, class... Fs>
+constexpr void check_field_types(const Fields<Fs...>*) {
+  (check_field_type<ExecSpace, ViewType, Fs>(), ...);
+}
+
+inline bool overlaps(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
+  const auto* a0 = static_cast<const char*>(a);
+  const auto* b0 = static_cast<const char*>(b);
+  return a0 < b0 + b_bytes && b0 < a0 + a_bytes;
+}
+
+// Read-only fields, at run time: allocated, u's extents, no overlap with u or
+// scratch (a field is read while they are written). Field k is named by its
+// position in fields(...) and its label.
+template <class ViewType, class ScratchType, class F>
+void check_field(const std::string& label, const ViewType& u, const ScratchType& scratch, const F& f, int k) {
+  using T = typename ViewType::non_const_value_type;
+  const std::string name = "field " + std::to_string(k) + " (\"" + f.label() + "\")";
+  if (f.data() == nullptr) invalid(label, name + " is not allocated");
+  for (int a = 0; a < view_rank<ViewType>; ++a) {
+    if (f.extent(a) != u.extent(a)) {
+      invalid(label, name + " has extents " + extents_string(f) + " but u has extents " + extents_string(u));
+    }
+  }
+  const std::size_t bytes = f.span() * sizeof(T);
+  if (overlaps(f.data(), bytes, u.data(), u.span() * sizeof(T))) {
+    invalid(label, name + " aliases u (their memory overlaps); a field is read-only and must be a separate View");
+  }
+  if (overlaps(f.data(), bytes, scratch.data(), scratch.span() * sizeof(T))) {
+    invalid(label, name + " aliases scratch (their memory overlaps); a field is read-only and must be a separate View");
+  }
+}
+
+template <class ViewType, class ScratchType, class... Fs>
+void check_fields(const std::string& label, const ViewType& u, const ScratchType& scratch, const Fields<Fs...>& fields) {
+  int k = 0;
+  const auto check_one = [&](const auto& argument) {
+    using Argument = std::decay_t<decltype(argument)>;
+    if constexpr (field_matches<ViewType, Argument>()) {  // else a static_assert has failed
+      check_field(label, u, scratch, FieldArgument<Argument>::view(argument), k);
+    }
+    ++k;
+  };
+  std::apply([&](const auto&... argument) { (check_one(argument), ...); }, fields.arguments());
 }
 
 }  // namespace Impl

@@ -24,7 +24,7 @@
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
 #include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
-#include <ebisu_kokkos/impl/cuda/ebisu_device_tiling.hpp>
+#include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/performance_model_2d.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
@@ -463,155 +463,176 @@ void dispatch_depth(int depth, Go&& go) {
 
 }  // namespace ebisu2d
 
+// SM tiling in 2-D: the model's plan for a call (a launch of the chosen depth
+// per `depth` steps, the remainder as launches of compiled depths), and the
+// launches. Backend::automatic weighs the plan against the other strategies
+// (ebisu_cuda_backend.hpp).
 template <class Stencil, class ViewType>
-StencilOutcome run_ebisu_2d(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
-                            const Stencil& stencil, const ViewType& u, const ViewType& scratch,
-                            const PlanDT* device_alternative = nullptr) {
+struct SmTiling2D {
   using Scalar = typename ViewType::non_const_value_type;
-  using Layout = typename ViewType::array_layout;
-  constexpr bool slow_is_0 = std::is_same_v<Layout, Kokkos::LayoutRight>;
+  static constexpr bool slow_is_0 = std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>;
   using Tr = ebisu2d::Traits<Stencil, slow_is_0>;
   using K = ebisu2d::Kernel<Stencil, Scalar, slow_is_0, Tr::max_depth>;  // register use of the deepest
-  constexpr int R = Stencil::radius;
+  static constexpr int R = Stencil::radius;
 
-  const Kokkos::Cuda& space = policy.space();
-  const int steps = policy.steps();
-  StencilOutcome outcome;
-  StencilReport& report = outcome.report;
-  report.backend = Backend::ebisu;
-  report.strategy = Strategy::sm_tiling;
-  report.launches = 0;
-  if (steps == 0) {
-    report.temporal_depth = 0;
-    report.plan = "ebisu-2d: no steps";
+  struct Plan {
+    bool valid = false;
+    std::string why_not;
+    Plan2D main;
+    std::vector<Plan2D> remainder;
+    int full_launches = 0;
+    double predicted_seconds = 0;
+    double interior_cells = 0;
+    bool block_knob_ignored = false;
+  };
+
+  static void extents(const ViewType& u, int& ns, int& nf) {
+    ns = static_cast<int>(u.extent(slow_is_0 ? 0 : 1));
+    nf = static_cast<int>(u.extent(slow_is_0 ? 1 : 0));
+  }
+
+  static StencilModel stencil_facts() {
+    StencilModel sm = stencil_model<Stencil>(static_cast<int>(sizeof(Scalar)));
+    sm.box_like = Tr::K > 0;
+    return sm;
+  }
+
+  /// The generic path's predicted time for the same call (what automatic weighs the plans against).
+  static double generic_seconds(const StencilPolicy<Kokkos::Cuda>& policy, const ViewType& u) {
+    int ns, nf;
+    extents(u, ns, nf);
+    return predict_generic_seconds_2d(device_model(policy.space().cuda_device()), stencil_facts(), ns, nf,
+                                      policy.steps());
+  }
+
+  static Plan plan(const StencilPolicy<Kokkos::Cuda>& policy, const ViewType& u) {
+    Plan plan;
+    const int steps = policy.steps();
+    if (steps <= 0) {
+      plan.why_not = "no steps";
+      return plan;
+    }
+    int ns, nf;
+    extents(u, ns, nf);
+    const DeviceModel& dev = device_model(policy.space().cuda_device());
+    const StencilModel sm = stencil_facts();
+    KernelLimits2D lim;
+    lim.cols_per_thread = ebisu2d::kCols;
+    lim.max_threads = Tr::launch_threads(ebisu2d::kMaxThreads);
+    lim.max_depth = Tr::max_depth;
+    lim.depth_mask = Tr::depth_mask;
+    lim.regs_per_thread = K::attributes().numRegs;
+    // Fixed-block kernels: blocks per SM follow the registers of the depth that
+    // runs (their launch bounds make room for three at depth <= 8). The others
+    // keep the deepest one's count, as in the model's calibration: extra blocks
+    // of the runtime-sized radius-2 kernels measured slower, not faster (H200:
+    // j2d9pt depth 4 at 3/SM 547 vs depth 6 at 2/SM 565 GCells/s; j2d25pt
+    // depth 2 at 4/SM 267 vs depth 4 at 3/SM 312).
+    if constexpr (Tr::block_threads > 0) {
+      ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(0, [&](auto kernel) {
+        lim.regs_by_depth[decltype(kernel)::depth] = kernel.attributes().numRegs;
+      });
+    }
+    lim.queue_slots = 2 * Tr::K + 2;
+    lim.planes_per_stage = Tr::planes_per_stage;
+    lim.smem_accesses_per_cell = Tr::smem_accesses_per_cell;
+    lim.prefetch_rows = ebisu2d::kPrefetchRows;
+    if (K::attributes().maxThreadsPerBlock < lim.max_threads) lim.max_threads = K::attributes().maxThreadsPerBlock / 32 * 32;
+
+    TuningKnobs knobs = policy.knobs();
+    plan.block_knob_ignored = Tr::block_threads > 0 && (knobs.threads > 0 || knobs.tile_width > 0) &&
+                              knobs.threads != Tr::block_threads && knobs.tile_width != Tr::block_threads * Tr::CX;
+    if (Tr::block_threads > 0) {  // the threads / tile-width knobs cannot change a compiled block size
+      knobs.threads = Tr::block_threads;
+      knobs.tile_width = 0;
+    }
+    plan.main = choose_plan_2d(dev, sm, ns, nf, steps, knobs, lim);
+    const int depth = plan.main.depth;
+    plan.full_launches = steps / depth;
+    // The remainder as a few launches of compiled depths (largest first).
+    for (int rem = steps % depth; rem > 0;) {
+      int d = rem;
+      while (d > 1 && !((Tr::depth_mask >> d) & 1u)) --d;
+      TuningKnobs rk = knobs;
+      rk.temporal_depth = d;
+      plan.remainder.push_back(choose_plan_2d(dev, sm, ns, nf, d, rk, lim));
+      rem -= plan.remainder.back().depth;
+    }
+    plan.predicted_seconds = plan.full_launches * plan.main.predicted_seconds;
+    for (const Plan2D& p : plan.remainder) plan.predicted_seconds += p.predicted_seconds;
+    plan.interior_cells = static_cast<double>(ns - 2 * R) * (nf - 2 * R);
+    plan.valid = true;
+    return plan;
+  }
+
+  static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                            const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan) {
+    StencilOutcome outcome;
+    StencilReport& report = outcome.report;
+    report.backend = Backend::ebisu;
+    report.strategy = Strategy::sm_tiling;
+    report.launches = 0;
+    int ns, nf;
+    extents(u, ns, nf);
+    const DeviceModel& dev = device_model(policy.space().cuda_device());
+    const auto eval = stencil.template bind<Scalar>();
+    const cudaStream_t stream = policy.space().cuda_stream();
+    Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu2d::" + label);
+    const Scalar* src = u.data();
+    Scalar* dst = scratch.data();
+    long src_stride = static_cast<long>(u.stride(slow_is_0 ? 0 : 1));
+    long dst_stride = static_cast<long>(scratch.stride(slow_is_0 ? 0 : 1));
+    bool in_scratch = false;
+    auto launch = [&](const Plan2D& p) {
+      ebisu2d::Geometry g;
+      g.src_stride = src_stride;
+      g.dst_stride = dst_stride;
+      g.ns = ns;
+      g.nf = nf;
+      g.strips = p.strips;
+      g.strip_w = p.strip_width;
+      g.rows_per_block = p.rows_per_block;
+      auto go = [&](auto kernel) {
+        EBISU_CUDA_CHECK(cudaFuncSetAttribute(kernel.function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              static_cast<int>(p.smem_bytes)),
+                         "ebisu2d_kernel");
+        kernel.function()<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, src, dst, g);
+        EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu2d_kernel");
+      };
+      ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(p.depth, go);
+      ++report.launches;
+      in_scratch = !in_scratch;
+      std::swap(src_stride, dst_stride);
+      Scalar* next_dst = const_cast<Scalar*>(src);
+      src = dst;
+      dst = next_dst;
+    };
+    for (int i = 0; i < plan.full_launches; ++i) launch(plan.main);
+    for (const Plan2D& p : plan.remainder) launch(p);
+    Kokkos::Profiling::popRegion();
+    outcome.result_in_scratch = in_scratch;
+
+    const int depth = plan.main.depth;
+    const int steps = policy.steps();
+    report.temporal_depth = depth;
+    report.predicted_gcells_per_s =
+        plan.predicted_seconds > 0 ? plan.interior_cells * steps / plan.predicted_seconds * 1e-9 : 0;
+    report.plan = plan.main.describe() + "; " + std::to_string(plan.full_launches) + " launch(es) of depth " +
+                  std::to_string(depth);
+    for (const Plan2D& p : plan.remainder) {
+      report.plan += " + 1 of depth " + std::to_string(p.depth) + " [" + p.describe() + "]";
+    }
+    int depth_regs = K::attributes().numRegs;
+    ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(depth, [&](auto kernel) { depth_regs = kernel.attributes().numRegs; });
+    report.plan += "; regs/thread " + std::to_string(depth_regs) + " on " + dev.name;
+    if (plan.block_knob_ignored) {
+      report.plan += "; threads/tile_width knob ignored (radius-1 kernels are compiled for " +
+                     std::to_string(Tr::block_threads) + "-thread blocks)";
+    }
+    if (Tr::partial_sums) report.plan += "; column partial sums exchanged";
     return outcome;
   }
-
-  const int ns = static_cast<int>(u.extent(slow_is_0 ? 0 : 1));
-  const int nf = static_cast<int>(u.extent(slow_is_0 ? 1 : 0));
-  const long u_stride = static_cast<long>(u.stride(slow_is_0 ? 0 : 1));
-  const long s_stride = static_cast<long>(scratch.stride(slow_is_0 ? 0 : 1));
-
-  const DeviceModel& dev = device_model(space.cuda_device());
-  StencilModel sm = stencil_model<Stencil>(static_cast<int>(sizeof(Scalar)));
-  sm.box_like = Tr::K > 0;
-  KernelLimits2D lim;
-  lim.cols_per_thread = ebisu2d::kCols;
-  lim.max_threads = Tr::launch_threads(ebisu2d::kMaxThreads);
-  lim.max_depth = Tr::max_depth;
-  lim.depth_mask = Tr::depth_mask;
-  lim.regs_per_thread = K::attributes().numRegs;
-  // Fixed-block kernels: blocks per SM follow the registers of the depth that
-  // runs (their launch bounds make room for three at depth <= 8). The others
-  // keep the deepest one's count, as in the model's calibration: extra blocks
-  // of the runtime-sized radius-2 kernels measured slower, not faster (H200:
-  // j2d9pt depth 4 at 3/SM 547 vs depth 6 at 2/SM 565 GCells/s; j2d25pt
-  // depth 2 at 4/SM 267 vs depth 4 at 3/SM 312).
-  if constexpr (Tr::block_threads > 0) {
-    ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(0, [&](auto kernel) {
-      lim.regs_by_depth[decltype(kernel)::depth] = kernel.attributes().numRegs;
-    });
-  }
-  lim.queue_slots = 2 * Tr::K + 2;
-  lim.planes_per_stage = Tr::planes_per_stage;
-  lim.smem_accesses_per_cell = Tr::smem_accesses_per_cell;
-  lim.prefetch_rows = ebisu2d::kPrefetchRows;
-  if (K::attributes().maxThreadsPerBlock < lim.max_threads) lim.max_threads = K::attributes().maxThreadsPerBlock / 32 * 32;
-
-  TuningKnobs knobs = policy.knobs();
-  const bool fixed_block = Tr::block_threads > 0 && (knobs.threads > 0 || knobs.tile_width > 0) &&
-                           knobs.threads != Tr::block_threads && knobs.tile_width != Tr::block_threads * Tr::CX;
-  if (Tr::block_threads > 0) {  // the threads / tile-width knobs cannot change a compiled block size
-    knobs.threads = Tr::block_threads;
-    knobs.tile_width = 0;
-  }
-  const Plan2D main_plan = choose_plan_2d(dev, sm, ns, nf, steps, knobs, lim);
-  const int depth = main_plan.depth;
-  const int full = steps / depth;
-  // The remainder as a few launches of compiled depths (largest first).
-  std::vector<Plan2D> rem_plans;
-  for (int rem = steps % depth; rem > 0;) {
-    int d = rem;
-    while (d > 1 && !((Tr::depth_mask >> d) & 1u)) --d;
-    TuningKnobs rk = knobs;
-    rk.temporal_depth = d;
-    rem_plans.push_back(choose_plan_2d(dev, sm, ns, nf, d, rk, lim));
-    rem -= rem_plans.back().depth;
-  }
-
-  double seconds = full * main_plan.predicted_seconds;
-  for (const Plan2D& p : rem_plans) seconds += p.predicted_seconds;
-  // Backend::automatic takes the fastest of SM tiling, device tiling (small and
-  // medium domains, which SM tiling cannot spread over the SMs) and the
-  // generic path (launch-bound tiny domains, single steps) by the model.
-  const double interior = static_cast<double>(ns - 2 * R) * (nf - 2 * R);
-  const double generic_s = predict_generic_seconds_2d(dev, sm, ns, nf, steps);
-  char why[200];
-  std::snprintf(why, sizeof why, "automatic: sm-tiling predicted %.1f GCells/s, generic %.1f",
-                interior * steps / seconds * 1e-9, interior * steps / generic_s * 1e-9);
-  if (device_alternative != nullptr && device_alternative->valid && device_alternative->predicted_seconds < seconds &&
-      device_alternative->predicted_seconds < generic_s) {
-    StencilOutcome dt = DeviceTiling<Stencil, ViewType>::run(label, policy, stencil, u, scratch, *device_alternative);
-    dt.report.plan += std::string("; ") + why;
-    return dt;
-  }
-  if (policy.backend() == Backend::automatic && generic_s < seconds) {
-    StencilOutcome generic = run_generic(label, policy, stencil, u, scratch);
-    generic.report.plan = std::string("generic (") + why + ")";
-    return generic;
-  }
-
-  const auto eval = stencil.template bind<Scalar>();
-  const cudaStream_t stream = space.cuda_stream();
-  Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu2d::" + label);
-  const Scalar* src = u.data();
-  Scalar* dst = scratch.data();
-  long src_stride = u_stride, dst_stride = s_stride;
-  bool in_scratch = false;
-  auto launch = [&](const Plan2D& p) {
-    ebisu2d::Geometry g;
-    g.src_stride = src_stride;
-    g.dst_stride = dst_stride;
-    g.ns = ns;
-    g.nf = nf;
-    g.strips = p.strips;
-    g.strip_w = p.strip_width;
-    g.rows_per_block = p.rows_per_block;
-    auto go = [&](auto kernel) {
-      EBISU_CUDA_CHECK(cudaFuncSetAttribute(kernel.function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(p.smem_bytes)),
-                       "ebisu2d_kernel");
-      kernel.function()<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, src, dst, g);
-      EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu2d_kernel");
-    };
-    ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(p.depth, go);
-    ++report.launches;
-    in_scratch = !in_scratch;
-    std::swap(src_stride, dst_stride);
-    Scalar* next_dst = const_cast<Scalar*>(src);
-    src = dst;
-    dst = next_dst;
-  };
-  for (int i = 0; i < full; ++i) launch(main_plan);
-  for (const Plan2D& p : rem_plans) launch(p);
-  Kokkos::Profiling::popRegion();
-  outcome.result_in_scratch = in_scratch;
-
-  report.temporal_depth = depth;
-  report.predicted_gcells_per_s = seconds > 0 ? interior * steps / seconds * 1e-9 : 0;
-  report.plan = main_plan.describe() + "; " + std::to_string(full) + " launch(es) of depth " + std::to_string(depth);
-  for (const Plan2D& p : rem_plans) report.plan += " + 1 of depth " + std::to_string(p.depth) + " [" + p.describe() + "]";
-  int depth_regs = K::attributes().numRegs;
-  ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(depth, [&](auto kernel) { depth_regs = kernel.attributes().numRegs; });
-  report.plan += "; regs/thread " + std::to_string(depth_regs) + " on " + dev.name;
-  if (fixed_block) {
-    report.plan += "; threads/tile_width knob ignored (radius-1 kernels are compiled for " +
-                   std::to_string(Tr::block_threads) + "-thread blocks)";
-  }
-  if (Tr::partial_sums) report.plan += "; column partial sums exchanged";
-  if (knobs.print_plan) std::printf("%s: %s\n", label.c_str(), report.plan.c_str());
-  return outcome;
-}
+};
 
 }  // namespace Cuda
 }  // namespace Impl

@@ -31,8 +31,7 @@
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
 #include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
-#include <ebisu_kokkos/impl/cuda/ebisu_device_tiling.hpp>
-#include <ebisu_kokkos/impl/generic_backend.hpp>
+#include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/performance_model_3d.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
@@ -406,140 +405,139 @@ void dispatch_depth(int depth, Go&& go) {
 
 }  // namespace ebisu3d
 
+// SM tiling in 3-D: the model's plan for a call over the compiled tile shapes
+// (with their measured occupancy), and the launches. Backend::automatic weighs
+// the plan against the other strategies (ebisu_cuda_backend.hpp).
 template <class Stencil, class ViewType>
-StencilOutcome run_ebisu_3d(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
-                            const Stencil& stencil, const ViewType& u, const ViewType& scratch,
-                            const PlanDT* device_alternative = nullptr) {
+struct SmTiling3D {
   using Scalar = typename ViewType::non_const_value_type;
-  using Layout = typename ViewType::array_layout;
-  constexpr bool right = std::is_same_v<Layout, Kokkos::LayoutRight>;
-  constexpr int R = Stencil::radius;
+  static constexpr bool right = std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>;
+  static constexpr int R = Stencil::radius;
   using Tr = ebisu3d::Traits<Stencil, right>;
-  const int steps = policy.steps();
-  const Kokkos::Cuda& space = policy.space();
-  const TuningKnobs& knobs = policy.knobs();
+  static constexpr int ix = right ? 2 : 0, iz = right ? 0 : 2;
 
-  StencilOutcome outcome;
-  StencilReport& report = outcome.report;
-  report.backend = Backend::ebisu;
-  report.strategy = Strategy::sm_tiling;
-  report.launches = 0;
-  if (steps == 0) {
-    report.temporal_depth = 0;
-    report.plan = "ebisu-3d: no steps";
+  struct Plan {
+    bool valid = false;
+    std::string why_not;
+    PlanSM3D sm;
+    SmTileShape3D shapes[Tr::max_depth + 1];
+    double predicted_seconds = 0;
+    double interior_cells = 0;
+  };
+
+  static void extents(const ViewType& u, long& nz, long& ny, long& nx) {
+    nx = static_cast<long>(u.extent(ix));
+    ny = static_cast<long>(u.extent(1));
+    nz = static_cast<long>(u.extent(iz));
+  }
+
+  /// The generic path's predicted time for the same call (what automatic weighs the plans against).
+  static double generic_seconds(const StencilPolicy<Kokkos::Cuda>& policy, const ViewType& u) {
+    long nz, ny, nx;
+    extents(u, nz, ny, nx);
+    return predict_generic_seconds_3d(device_model(policy.space().cuda_device()),
+                                      stencil_model<Stencil>(static_cast<int>(sizeof(Scalar))), nz, ny, nx,
+                                      policy.steps());
+  }
+
+  static Plan plan(const StencilPolicy<Kokkos::Cuda>& policy, const ViewType& u) {
+    Plan plan;
+    const int steps = policy.steps();
+    if (steps <= 0) {
+      plan.why_not = "no steps";
+      return plan;
+    }
+    long nz, ny, nx;
+    extents(u, nz, ny, nx);
+    const DeviceModel& dm = device_model(policy.space().cuda_device());
+    const StencilModel sm = stencil_model<Stencil>(static_cast<int>(sizeof(Scalar)));
+    const char* kname = "ebisu3d_kernel";
+    // Compiled shapes with their real occupancy (shared memory set first).
+    SmTileShape3D* shapes = plan.shapes;
+    for (int t = 1; t <= Tr::max_depth; ++t) {
+      shapes[t] = sm_tile_shape_3d(t, R, Tr::K, static_cast<int>(sizeof(Scalar)), Tr::export_planes);
+      if constexpr (Tr::partial_sums) shapes[t].smem_accesses_per_cell = Tr::partial_sum_accesses(shapes[t].cells_y);
+      if (shapes[t].smem_bytes > dm.smem_per_block_bytes) {
+        shapes[t].smem_bytes = 0;
+        continue;
+      }
+      ebisu3d::dispatch_depth<Stencil, Scalar, right>(t, [&](auto kernel) {
+        EBISU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              static_cast<int>(shapes[t].smem_bytes)),
+                         kname);
+        int per_sm = 0;
+        EBISU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, sm3d_threads,
+                                                                       static_cast<std::size_t>(shapes[t].smem_bytes)),
+                         kname);
+        if (per_sm < 1) shapes[t].smem_bytes = 0;  // cannot run: not usable
+        shapes[t].blocks_per_sm = per_sm < 1 ? 1 : per_sm;
+      });
+    }
+    plan.sm = choose_plan_3d_sm(dm, sm, nz, ny, nx, steps, policy.knobs(), shapes, Tr::max_depth);
+    plan.valid = plan.sm.valid;
+    if (!plan.valid) plan.why_not = "no SM tiling fits";
+    plan.predicted_seconds = plan.sm.predicted_seconds;
+    plan.interior_cells = static_cast<double>(nx - 2 * R) * (ny - 2 * R) * (nz - 2 * R);
+    return plan;
+  }
+
+  static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                            const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan) {
+    StencilOutcome outcome;
+    StencilReport& report = outcome.report;
+    report.backend = Backend::ebisu;
+    report.strategy = Strategy::sm_tiling;
+    report.launches = 0;
+    const int steps = policy.steps();
+    long nz, ny, nx;
+    extents(u, nz, ny, nx);
+    const DeviceModel& dm = device_model(policy.space().cuda_device());
+    const auto eval = stencil.template bind<Scalar>();
+    const cudaStream_t stream = policy.space().cuda_stream();
+    report.temporal_depth = plan.sm.depth;
+    report.predicted_gcells_per_s = plan.sm.predicted_gcells_per_s;
+    report.plan = plan.sm.describe();
+
+    Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu3d::" + label);
+    ViewType src = u, dst = scratch;
+    int done = 0;
+    while (done < steps) {
+      const int d = std::min(plan.sm.depth, steps - done);
+      const SmTileShape3D& sh = plan.shapes[d];
+      ebisu3d::Geometry g;
+      g.ssx = static_cast<long>(src.stride(ix));
+      g.ssy = static_cast<long>(src.stride(1));
+      g.ssz = static_cast<long>(src.stride(iz));
+      g.dsx = static_cast<long>(dst.stride(ix));
+      g.dsy = static_cast<long>(dst.stride(1));
+      g.dsz = static_cast<long>(dst.stride(iz));
+      g.nx = static_cast<int>(nx);
+      g.ny = static_cast<int>(ny);
+      g.nz = static_cast<int>(nz);
+      g.ox = sh.tile_x - 2 * d * R;
+      g.oy = sh.tile_y - 2 * d * R;
+      g.tiles_x = static_cast<int>((nx + g.ox - 1) / g.ox);
+      const long tiles_y = (ny + g.oy - 1) / g.oy;
+      g.plane = (sh.tile_x + 2 * R) * (sh.tile_y + 2 * R);
+      g.total = static_cast<long>(g.tiles_x) * tiles_y * nz;
+      long blocks = static_cast<long>(dm.sm_count) * sh.blocks_per_sm;
+      g.per_block = (g.total + blocks - 1) / blocks;
+      blocks = (g.total + g.per_block - 1) / g.per_block;
+      ebisu3d::dispatch_depth<Stencil, Scalar, right>(d, [&](auto kernel) {
+        // The attribute was set for this kernel when the shapes were measured.
+        kernel<<<static_cast<unsigned>(blocks), sm3d_threads, static_cast<std::size_t>(sh.smem_bytes), stream>>>(
+            eval, src.data(), dst.data(), g);
+        EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu3d_kernel");
+      });
+      ++report.launches;
+      done += d;
+      std::swap(src, dst);
+    }
+    Kokkos::Profiling::popRegion();
+    outcome.result_in_scratch = src.data() != u.data();
     return outcome;
   }
-
-  const int ix = right ? 2 : 0, iz = right ? 0 : 2;
-  const long nx = static_cast<long>(u.extent(ix)), ny = static_cast<long>(u.extent(1)),
-             nz = static_cast<long>(u.extent(iz));
-
-  const int device = space.cuda_device();
-  const DeviceModel& dm = device_model(device);
-  const StencilModel sm = stencil_model<Stencil>(static_cast<int>(sizeof(Scalar)));
-  const char* kname = "ebisu3d_kernel";
-
-  // Compiled shapes with their real occupancy (shared memory set first).
-  SmTileShape3D shapes[Tr::max_depth + 1];
-  for (int t = 1; t <= Tr::max_depth; ++t) {
-    shapes[t] = sm_tile_shape_3d(t, R, Tr::K, static_cast<int>(sizeof(Scalar)), Tr::export_planes);
-    if constexpr (Tr::partial_sums) shapes[t].smem_accesses_per_cell = Tr::partial_sum_accesses(shapes[t].cells_y);
-    if (shapes[t].smem_bytes > dm.smem_per_block_bytes) {
-      shapes[t].smem_bytes = 0;
-      continue;
-    }
-    ebisu3d::dispatch_depth<Stencil, Scalar, right>(t, [&](auto kernel) {
-      EBISU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(shapes[t].smem_bytes)),
-                       kname);
-      int per_sm = 0;
-      EBISU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, sm3d_threads,
-                                                                     static_cast<std::size_t>(shapes[t].smem_bytes)),
-                       kname);
-      if (per_sm < 1) shapes[t].smem_bytes = 0;  // cannot run: not usable
-      shapes[t].blocks_per_sm = per_sm < 1 ? 1 : per_sm;
-    });
-  }
-  const PlanSM3D plan = choose_plan_3d_sm(dm, sm, nz, ny, nx, steps, knobs, shapes, Tr::max_depth);
-
-  auto fallback = [&](const std::string& why) {
-    StencilOutcome generic = run_generic(label, policy, stencil, u, scratch);
-    generic.report.plan = "generic (ebisu-3d fallback: " + why + ")";
-    return generic;
-  };
-  const double interior = static_cast<double>(nx - 2 * R) * (ny - 2 * R) * (nz - 2 * R);
-  const double generic_s = predict_generic_seconds_3d(dm, sm, nz, ny, nx, steps);
-  // Backend::automatic: device tiling where the model predicts it faster than
-  // both SM tiling and the generic path (small and medium domains).
-  if (device_alternative != nullptr && device_alternative->valid &&
-      device_alternative->predicted_seconds < generic_s &&
-      (!plan.valid || device_alternative->predicted_seconds < plan.predicted_seconds)) {
-    StencilOutcome dt = DeviceTiling<Stencil, ViewType>::run(label, policy, stencil, u, scratch, *device_alternative);
-    char why[200];
-    std::snprintf(why, sizeof why, "; automatic: sm-tiling predicted %.1f GCells/s, generic %.1f",
-                  plan.valid ? plan.predicted_gcells_per_s : 0.0, interior * steps / generic_s * 1e-9);
-    dt.report.plan += why;
-    return dt;
-  }
-  if (!plan.valid) return fallback("no SM tiling fits");
-  // Backend::automatic takes SM tiling only where the model predicts a clear
-  // win (kSmTilingMargin3D, calibrated on an H200, docs/perf-notes-3d.md);
-  // Backend::ebisu always runs the kernel.
-  if (policy.backend() == Backend::automatic) {
-    if (plan.predicted_seconds * kSmTilingMargin3D > generic_s) {
-      char why[200];
-      std::snprintf(why, sizeof why, "automatic: model predicts %.1f GCells/s for ebisu-3d, %.1f for generic",
-                    plan.predicted_gcells_per_s, interior * steps / generic_s * 1e-9);
-      return fallback(why);
-    }
-  }
-
-  const auto eval = stencil.template bind<Scalar>();
-  const cudaStream_t stream = space.cuda_stream();
-  report.temporal_depth = plan.depth;
-  report.predicted_gcells_per_s = plan.predicted_gcells_per_s;
-  report.plan = plan.describe();
-  if (knobs.print_plan) std::printf("%s: %s\n", label.c_str(), report.plan.c_str());
-
-  Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu3d::" + label);
-  ViewType src = u, dst = scratch;
-  int done = 0;
-  while (done < steps) {
-    const int d = std::min(plan.depth, steps - done);
-    const SmTileShape3D& sh = shapes[d];
-    ebisu3d::Geometry g;
-    g.ssx = static_cast<long>(src.stride(ix));
-    g.ssy = static_cast<long>(src.stride(1));
-    g.ssz = static_cast<long>(src.stride(iz));
-    g.dsx = static_cast<long>(dst.stride(ix));
-    g.dsy = static_cast<long>(dst.stride(1));
-    g.dsz = static_cast<long>(dst.stride(iz));
-    g.nx = static_cast<int>(nx);
-    g.ny = static_cast<int>(ny);
-    g.nz = static_cast<int>(nz);
-    g.ox = sh.tile_x - 2 * d * R;
-    g.oy = sh.tile_y - 2 * d * R;
-    g.tiles_x = static_cast<int>((nx + g.ox - 1) / g.ox);
-    const long tiles_y = (ny + g.oy - 1) / g.oy;
-    g.plane = (sh.tile_x + 2 * R) * (sh.tile_y + 2 * R);
-    g.total = static_cast<long>(g.tiles_x) * tiles_y * nz;
-    long blocks = static_cast<long>(dm.sm_count) * sh.blocks_per_sm;
-    g.per_block = (g.total + blocks - 1) / blocks;
-    blocks = (g.total + g.per_block - 1) / g.per_block;
-    ebisu3d::dispatch_depth<Stencil, Scalar, right>(d, [&](auto kernel) {
-      // The attribute was set for this kernel when the shapes were measured.
-      kernel<<<static_cast<unsigned>(blocks), sm3d_threads, static_cast<std::size_t>(sh.smem_bytes), stream>>>(
-          eval, src.data(), dst.data(), g);
-      EBISU_CUDA_CHECK(cudaGetLastError(), kname);
-    });
-    ++report.launches;
-    done += d;
-    std::swap(src, dst);
-  }
-  Kokkos::Profiling::popRegion();
-  outcome.result_in_scratch = src.data() != u.data();
-  return outcome;
-}
+};
 
 }  // namespace Cuda
 }  // namespace Impl

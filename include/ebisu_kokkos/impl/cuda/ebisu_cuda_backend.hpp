@@ -2,20 +2,28 @@
 #define EBISU_KOKKOS_IMPL_CUDA_EBISU_CUDA_BACKEND_HPP
 
 // The Kokkos::Cuda specialization of the EBISU backend hook: which problems
-// the hand-written kernels take, and the dispatch between the strategies:
-// device tiling (one persistent launch, domain on chip: small and medium
-// domains) and SM tiling (2-D, and 3-D streaming z: large domains). Under
-// Strategy::automatic the SM-tiling run functions compare their own plan (and,
-// in 3-D, the generic path) with the device-tiling plan and run the fastest by
-// the model. Included only by nvcc-compiled code.
+// the hand-written kernels take, and the choice between the strategies for
+// ranks 2 and 3: device tiling (one persistent launch, domain on chip: small
+// and medium domains), SM tiling (one launch per `depth` steps streaming
+// through the SMs: large domains) and, under Backend::automatic, the generic
+// path (launch-bound tiny domains, single steps). A forced strategy runs if it
+// can and otherwise falls back, saying why. Strategy::automatic ranks the
+// plans by the model and, where the model cannot tell the best two apart,
+// by timing them (measured_choice.hpp). Included only by nvcc-compiled code.
 
 #include <ebisu_kokkos/impl/compat.hpp>
 #include <ebisu_kokkos/impl/cuda/ebisu_2d.hpp>
 #include <ebisu_kokkos/impl/cuda/ebisu_3d.hpp>
 #include <ebisu_kokkos/impl/cuda/ebisu_device_tiling.hpp>
+#include <ebisu_kokkos/impl/cuda/measured_choice.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
+#include <ebisu_kokkos/impl/generic_backend.hpp>
 
+#include <algorithm>
+#include <cstdio>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 namespace EbisuKokkos {
 namespace Impl {
@@ -32,31 +40,168 @@ inline constexpr bool cuda_kernels_support =
 template <class Stencil, class ViewType>
 struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kernels_support<Stencil, ViewType>>> {
   static constexpr bool available = true;
-  static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
-                            const Stencil& stencil, const ViewType& u, const ViewType& scratch) {
-    const Strategy wanted = policy.knobs().strategy;
-    PlanDT device_plan;
-    device_plan.why_not = "not considered";
-    const bool consider_device = wanted == Strategy::device_tiling ||
-                                 (wanted == Strategy::automatic && Cuda::device_tiling::kAutomaticConsidersDeviceTiling);
-    if (consider_device && policy.steps() > 0) {
-      device_plan = Cuda::DeviceTiling<Stencil, ViewType>::plan(policy, u);
-      if (wanted == Strategy::device_tiling && device_plan.valid) {
-        return Cuda::DeviceTiling<Stencil, ViewType>::run(label, policy, stencil, u, scratch, device_plan);
+  static constexpr int rank = view_rank<ViewType>;
+  using SmTiling = std::conditional_t<rank == 2, Cuda::SmTiling2D<Stencil, ViewType>, Cuda::SmTiling3D<Stencil, ViewType>>;
+  using DeviceTiling = Cuda::DeviceTiling<Stencil, ViewType>;
+  using Candidate = Cuda::Candidate;
+  using Policy = StencilPolicy<Kokkos::Cuda>;
+
+  // Every strategy's plan for one call.
+  struct Plans {
+    typename SmTiling::Plan sm;
+    PlanDT device;
+    double generic_seconds = 0;
+  };
+
+  static Plans plan_all(const Policy& policy, const ViewType& u, bool with_device) {
+    Plans p;
+    p.sm = SmTiling::plan(policy, u);
+    p.device.why_not = "not considered";
+    if (with_device) p.device = DeviceTiling::plan(policy, u);
+    p.generic_seconds = SmTiling::generic_seconds(policy, u);
+    return p;
+  }
+
+  // The generic path's own choice of cells per work item first, then the
+  // other one unless the policy fixes it.
+  static std::vector<Candidate> generic_forms(const Policy& policy, const ViewType& u) {
+    long interior = 1;
+    for (int a = 0; a < rank; ++a) interior *= static_cast<long>(u.extent(a)) - 2 * Stencil::radius;
+    const int knob = policy.knobs().generic_cells_per_item;
+    const bool coarse = generic_coarsens(policy.space(), interior, knob);
+    std::vector<Candidate> forms{coarse ? Candidate::generic_4cells : Candidate::generic_1cell};
+    if (knob == 0) forms.push_back(coarse ? Candidate::generic_1cell : Candidate::generic_4cells);
+    return forms;
+  }
+
+  // The candidates of Strategy::automatic, fastest predicted first. In 3-D, SM
+  // tiling must beat the generic path by kSmTilingMargin3D (its model is
+  // optimistic on mid-size domains, docs/perf-notes-3d.md). The generic path's
+  // two forms share one prediction; its own default comes first.
+  static std::vector<Cuda::CandidatePlan> ranked_candidates(const Policy& policy, const ViewType& u, const Plans& p) {
+    std::vector<Cuda::CandidatePlan> c;
+    const double sm_margin = rank == 3 ? kSmTilingMargin3D : 1.0;
+    if (p.sm.valid) c.push_back({Candidate::sm_tiling, p.sm.predicted_seconds * sm_margin});
+    if (p.device.valid) c.push_back({Candidate::device_tiling, p.device.predicted_seconds});
+    if (policy.backend() == Backend::automatic || c.empty()) {
+      for (Candidate g : generic_forms(policy, u)) c.push_back({g, p.generic_seconds});
+    }
+    std::stable_sort(c.begin(), c.end(), [](const Cuda::CandidatePlan& a, const Cuda::CandidatePlan& b) {
+      return a.predicted_seconds < b.predicted_seconds;
+    });
+    return c;
+  }
+
+  static StencilOutcome run_candidate(Candidate c, const std::string& label, const Policy& policy,
+                                      const Stencil& stencil, const ViewType& u, const ViewType& scratch,
+                                      const Plans& p) {
+    switch (c) {
+      case Candidate::device_tiling: return DeviceTiling::run(label, policy, stencil, u, scratch, p.device);
+      case Candidate::sm_tiling: return SmTiling::run(label, policy, stencil, u, scratch, p.sm);
+      case Candidate::generic_1cell:
+      case Candidate::generic_4cells: break;
+    }
+    Policy generic_policy = policy;
+    generic_policy.set_generic_cells_per_item(c == Candidate::generic_4cells ? kCoarseCells : 1);
+    StencilOutcome generic = run_generic(label, generic_policy, stencil, u, scratch);
+    generic.report.plan = "generic (" + generic.report.plan + ")";
+    return generic;
+  }
+
+  static std::string predictions(const std::vector<Cuda::CandidatePlan>& c, double cells) {
+    std::string s = "automatic: predicted";
+    char buf[64];
+    for (const auto& k : c) {
+      std::snprintf(buf, sizeof buf, " %s %.1f GCells/s", Cuda::to_string(k.candidate),
+                    k.predicted_seconds > 0 ? cells / k.predicted_seconds * 1e-9 : 0.0);
+      s += buf;
+    }
+    return s;
+  }
+
+  // Strategy::automatic: the model's best, or the measured best of the close
+  // candidates; the reason goes into the report.
+  static Candidate choose(const std::string& label, const Policy& policy, const Stencil& stencil, const ViewType& u,
+                          const ViewType& scratch, const std::vector<Cuda::CandidatePlan>& ranked,
+                          std::string& why) {
+    const Selection selection = policy.knobs().selection;
+    std::vector<Cuda::CandidatePlan> close;
+    for (const auto& c : ranked) {
+      if (selection == Selection::measured || c.predicted_seconds <= ranked.front().predicted_seconds * Cuda::kModelSureRatio) {
+        close.push_back(c);
       }
     }
-    // Forced device tiling that cannot run falls back to SM tiling, saying why.
-    const PlanDT* alternative =
-        wanted == Strategy::automatic && Cuda::device_tiling::kAutomaticConsidersDeviceTiling ? &device_plan : nullptr;
-    StencilOutcome outcome;
-    if constexpr (view_rank<ViewType> == 2) {
-      outcome = Cuda::run_ebisu_2d(label, policy, stencil, u, scratch, alternative);
-    } else {
-      outcome = Cuda::run_ebisu_3d(label, policy, stencil, u, scratch, alternative);
+    if (selection == Selection::model || close.size() < 2) return ranked.front().candidate;
+
+    const std::string key = Cuda::measured_choice_key<Stencil>(policy, u);
+    Cuda::MeasuredChoice measured;
+    if (Cuda::MeasuredChoiceCache::find(key, measured)) {
+      why = "measured choice (cached for the process; " + measured.summary + ")";
+      return measured.choice;
     }
-    if (wanted == Strategy::device_tiling && policy.steps() > 0) {
-      outcome.report.plan = "device tiling not possible (" + device_plan.why_not + "); " + outcome.report.plan;
+    const std::string blocker = Cuda::measurement_blocker(policy.space(), u.size() * sizeof(typename ViewType::value_type));
+    if (!blocker.empty()) {
+      why = "model choice (not timed: " + blocker + ")";
+      return ranked.front().candidate;
     }
+    // Timing runs over at most kMeasureMinSteps.. steps, re-planned for that count.
+    const int steps = Cuda::measurement_steps(policy.steps(), ranked.front().predicted_seconds);
+    const Policy timed = policy.with_steps(steps);
+    const Plans timed_plans = plan_all(timed, u, true);
+    std::vector<Cuda::CandidatePlan> timed_candidates;
+    for (const auto& c : ranked_candidates(timed, u, timed_plans)) {
+      for (const auto& k : close)
+        if (k.candidate == c.candidate) timed_candidates.push_back(c);
+    }
+    if (timed_candidates.size() < 2) return ranked.front().candidate;
+    Kokkos::Profiling::pushRegion("EbisuKokkos::measured_choice::" + label);
+    measured = Cuda::measure_candidates(policy.space(), u, scratch, timed_candidates, steps,
+                                        [&](Candidate c, const ViewType& a, const ViewType& b) {
+                                          run_candidate(c, label, timed, stencil, a, b, timed_plans);
+                                        });
+    Kokkos::Profiling::popRegion();
+    Cuda::MeasuredChoiceCache::store(key, measured);
+    why = "measured choice (" + measured.summary + ")";
+    return measured.choice;
+  }
+
+  static StencilOutcome run(const std::string& label, const Policy& policy, const Stencil& stencil,
+                            const ViewType& u, const ViewType& scratch) {
+    if (policy.steps() == 0) {
+      StencilOutcome none;
+      none.report.backend = Backend::ebisu;
+      none.report.strategy = Strategy::sm_tiling;
+      none.report.temporal_depth = 0;
+      none.report.launches = 0;
+      none.report.plan = std::string(rank == 2 ? "ebisu-2d" : "ebisu-3d") + ": no steps";
+      return none;
+    }
+    const Strategy wanted = policy.knobs().strategy;
+    const bool consider_device = wanted == Strategy::device_tiling ||
+                                 (wanted == Strategy::automatic && Cuda::device_tiling::kAutomaticConsidersDeviceTiling);
+    const Plans plans = plan_all(policy, u, consider_device);
+
+    if (wanted == Strategy::device_tiling && plans.device.valid) {
+      return run_candidate(Candidate::device_tiling, label, policy, stencil, u, scratch, plans);
+    }
+    if (wanted != Strategy::automatic) {
+      // Forced SM tiling, or forced device tiling that cannot run: SM tiling,
+      // or the generic path where no SM tiling fits either.
+      const Candidate c = plans.sm.valid ? Candidate::sm_tiling : generic_forms(policy, u).front();
+      StencilOutcome outcome = run_candidate(c, label, policy, stencil, u, scratch, plans);
+      if (!plans.sm.valid) outcome.report.plan += "; SM tiling not possible (" + plans.sm.why_not + ")";
+      if (wanted == Strategy::device_tiling) {
+        outcome.report.plan = "device tiling not possible (" + plans.device.why_not + "); " + outcome.report.plan;
+      }
+      return outcome;
+    }
+
+    const std::vector<Cuda::CandidatePlan> ranked = ranked_candidates(policy, u, plans);
+    std::string why = "model choice";
+    const Candidate chosen = choose(label, policy, stencil, u, scratch, ranked, why);
+    StencilOutcome outcome = run_candidate(chosen, label, policy, stencil, u, scratch, plans);
+    const double cells = plans.sm.interior_cells * policy.steps();
+    outcome.report.plan += "; " + predictions(ranked, cells) + "; " + why;
     return outcome;
   }
 };

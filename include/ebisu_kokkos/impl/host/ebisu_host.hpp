@@ -16,9 +16,24 @@
 // axis for either layout (an axis map), so the inner loop is a unit-stride
 // loop the compiler vectorises; cells of the Dirichlet frame are copied from
 // the previous stage, never computed.
+// Periodic and mirror sides (docs/design-fields-boundaries-state.md) act in the
+// load and halo stages only, through BoundaryMap::source:
+//  - periodic: a tile reaching the side loads its halo beyond it as
+//    wrap-around cells (the other side's cells, through the map) and computes
+//    them like any halo cell. The update is the same at every cell, so a
+//    wrap-around cell at step k holds its source cell's step k exactly, and the
+//    halo shrinks by R per step as everywhere: temporal blocking stays exact
+//    without any exchange between tiles.
+//  - mirror: a tile reaching the side loads R ghost cells beyond it and
+//    refills them from the cells they reflect after every stage (a row copy;
+//    the reflected cells are computed in the same tile), since an asymmetric
+//    stencil does not keep a reflected field reflected. Along the streamed axis
+//    the ghost rows are not stored: the row window points at the reflected rows.
+// The inner loop of a stage is the same for every rule: no per-cell branch.
 // Plan (depth, tiles, runs): performance_model_host.
 
 #include <ebisu_kokkos/impl/axis_map.hpp>
+#include <ebisu_kokkos/impl/boundary.hpp>
 #include <ebisu_kokkos/impl/compat.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/generic_backend.hpp>
@@ -78,7 +93,32 @@ struct Geometry {
   int items_per_axis[3];
   int depth;      // steps of this launch (<= the plan's depth, which sized the rings)
   int max_depth;  // the plan's depth
+  BoundaryMap map;  // the rules in kernel axis order (the middle axis of 2-D: one fixed cell)
 };
+
+// Cells a tile loads beyond side `side` of axis a, with halo h: none at a fixed
+// side, the wrap-around halo at a periodic one, `mirror` ghost cells at a
+// mirror one (R across the tile, 0 along the streamed axis).
+inline long reach_beyond(const BoundaryMap& map, int a, int side, long h, long mirror) {
+  const Boundary b = map.side[a][side];
+  return b == Boundary::periodic ? h : b == Boundary::mirror ? std::min(mirror, h) : 0;
+}
+
+// The cells [x0, x1) of one row along axis a (domain coordinates, reaching
+// beyond the edges only at periodic or mirror sides), read from `from` (the
+// row's cell 0) through the boundary map: contiguous runs where the map is.
+template <class Scalar>
+void load_row(Scalar* to, const Scalar* from, long x0, long x1, const BoundaryMap& map, int a) {
+  const long n = map.n[a];
+  for (long x = x0; x < x1;) {
+    const bool inside = x >= 0 && x < n;
+    const long sx = inside ? x : map.resolve(a, static_cast<int>(x));
+    const bool run = inside || map.side[a][x < 0 ? 0 : 1] == Boundary::periodic;
+    const long len = run ? std::min(x1 - x, n - sx) : 1;  // mirror ghosts run backwards: one at a time
+    std::memcpy(to + (x - x0), from + sx, static_cast<std::size_t>(len) * sizeof(Scalar));
+    x += len;
+  }
+}
 
 template <class Map, int R, class Eval, class Scalar>
 struct BlockedSteps {
@@ -90,10 +130,16 @@ struct BlockedSteps {
   static constexpr int Q = 2 * R + 1;  // rows per ring
   static constexpr bool has_mid = Map::rank == 3;
 
+  // Cells of axis a (1 or 2) a tile of g.tile[a] cells loads at most.
+  static long loaded_width(const Geometry& g, int a, long h) {
+    const long beyond = reach_beyond(g.map, a, 0, h, R) + reach_beyond(g.map, a, 1, h, R);
+    return std::min(g.n[a] + beyond, g.tile[a] + 2 * h);
+  }
+
   static long scratch_elements(const Geometry& g) {
-    const int h = g.max_depth * R;
-    const long wf = std::min<long>(g.n[2], g.tile[2] + 2L * h);
-    const long wm = has_mid ? std::min<long>(g.n[1], g.tile[1] + 2L * h) : 1;
+    const long h = static_cast<long>(g.max_depth) * R;
+    const long wf = loaded_width(g, 2, h);
+    const long wm = has_mid ? loaded_width(g, 1, h) : 1;
     return (static_cast<long>(g.max_depth) * Q + 1) * wf * wm;
   }
 
@@ -112,39 +158,61 @@ struct BlockedSteps {
     const long s0 = static_cast<long>(i0) * g.tile[0], s1 = std::min(g.n[0], s0 + g.tile[0]);
     const long m0 = static_cast<long>(i1) * g.tile[1], m1 = std::min(g.n[1], m0 + g.tile[1]);
     const long f0 = static_cast<long>(i2) * g.tile[2], f1 = std::min(g.n[2], f0 + g.tile[2]);
-    // The loaded cross-section: the owned tile plus the halo, clipped to the domain.
+    // The loaded cross-section: the owned tile plus the halo, clipped to the
+    // domain at fixed sides, beyond it at periodic and mirror ones (domain
+    // coordinates: lm0 and lf0 may be negative).
+    const BoundaryMap& map = g.map;
     const int hm = has_mid ? h : 0;
-    const long lm0 = std::max(0L, m0 - hm), lm1 = std::min(g.n[1], m1 + hm);
-    const long lf0 = std::max(0L, f0 - h), lf1 = std::min(g.n[2], f1 + h);
+    const long lm0 = std::max(m0 - hm, -reach_beyond(map, 1, 0, hm, R));
+    const long lm1 = std::min(m1 + hm, g.n[1] + reach_beyond(map, 1, 1, hm, R));
+    const long lf0 = std::max(f0 - h, -reach_beyond(map, 2, 0, h, R));
+    const long lf1 = std::min(f1 + h, g.n[2] + reach_beyond(map, 2, 1, h, R));
     const long wm = lm1 - lm0, wf = lf1 - lf0, plane = wm * wf;
     constexpr int rm = has_mid ? R : 0;
+    // Mirror ghosts this tile holds (refilled after every stage).
+    const bool mirror_m = map.side[1][0] == Boundary::mirror || map.side[1][1] == Boundary::mirror;
+    const bool mirror_f = map.side[2][0] == Boundary::mirror || map.side[2][1] == Boundary::mirror;
+    const bool mirror_lo_s = map.side[0][0] == Boundary::mirror, mirror_hi_s = map.side[0][1] == Boundary::mirror;
+
+    // The rows of the run: clipped at fixed and mirror sides (the row window
+    // reflects instead), wrapping around at periodic ones.
+    const long ns = g.n[0];
+    const long y0 = std::max(s0 - h, map.side[0][0] == Boundary::periodic ? s0 - h : 0L);
+    const long y1 = std::min(s1 + h, map.side[0][1] == Boundary::periodic ? s1 + h : ns);
+    const long frame_lo = map.side[0][0] == Boundary::fixed ? R : y0 - Q;  // rows that keep their value
+    const long frame_hi = map.side[0][1] == Boundary::fixed ? ns - R : y1 + Q;
 
     // Stage k's ring is ring(k) (k = 0: the input); the last stage writes `out`.
     auto ring = [&](int k) { return scratch + static_cast<long>(k) * Q * plane; };
     Scalar* out = scratch + static_cast<long>(d) * Q * plane;
-    auto slot = [&](Scalar* r, long c) { return r + (c % Q) * plane; };
+    auto slot = [&](Scalar* r, long c) { return r + ((c - y0 + Q) % Q) * plane; };
     std::fill(scratch, scratch + (static_cast<long>(d) * Q + 1) * plane, Scalar(0));
 
-    const long ns = g.n[0];
-    const long y0 = std::max(0L, s0 - h);
     for (long y = y0; y < s1 + h; ++y) {
-      if (y < ns) {  // input row y into ring 0
+      if (y < y1) {  // input row y into ring 0
         Scalar* to = slot(ring(0), y);
-        for (long m = 0; m < wm; ++m)
-          std::memcpy(to + m * wf, src + y * g.src_stride[0] + (lm0 + m) * g.src_stride[1] + lf0,
-                      static_cast<std::size_t>(wf) * sizeof(Scalar));
+        const long sy = y >= 0 && y < ns ? y : map.resolve(0, static_cast<int>(y));
+        for (long m = 0; m < wm; ++m) {
+          const long sm = lm0 + m >= 0 && lm0 + m < g.n[1] ? lm0 + m : map.resolve(1, static_cast<int>(lm0 + m));
+          load_row(to + m * wf, src + sy * g.src_stride[0] + sm * g.src_stride[1], lf0, lf1, map, 2);
+        }
       }
       for (int k = 1; k <= d; ++k) {
         const long c = y - static_cast<long>(k) * R;
-        if (c < y0 || c >= ns) continue;
+        if (c < y0 || c >= y1) continue;
         Scalar* const prev = ring(k - 1);
         Scalar* const to = k < d ? slot(ring(k), c) : out;
         const Scalar* const same = slot(prev, c);
-        if (c < R || c >= ns - R) {  // a frame row keeps its value
+        if (c < frame_lo || c >= frame_hi) {  // a frame row keeps its value
           std::memcpy(to, same, static_cast<std::size_t>(plane) * sizeof(Scalar));
         } else {
           RowWindow<Scalar, R> w;
-          for (int ds = -R; ds <= R; ++ds) w.row[R + ds] = slot(prev, c + ds);
+          for (int ds = -R; ds <= R; ++ds) {
+            // Beyond a mirror side the window points at the reflected row (in the ring).
+            const long r = c + ds;
+            const bool reflect = (r < 0 && mirror_lo_s) || (r >= ns && mirror_hi_s);
+            w.row[R + ds] = slot(prev, reflect ? map.source(0, static_cast<int>(r)) : r);
+          }
           for (long m = 0; m < wm; ++m) {
             Scalar* const t = to + m * wf;
             const Scalar* const s = same + m * wf;
@@ -159,6 +227,23 @@ struct BlockedSteps {
             EBISU_KOKKOS_VECTOR_LOOP
             for (long f = R; f < wf - R; ++f) t[f] = e(WindowAccessor<Map, Scalar, R>{w, base + f, wf});
           }
+        }
+        // Mirror ghosts of this stage from the cells they reflect: the ghost
+        // cells of every row, then the ghost rows of the plane (corners too).
+        if (mirror_f) {
+          for (long m = 0; m < wm; ++m) {
+            Scalar* const t = to + m * wf;  // t[x - lf0]: cell x of the row
+            for (long x = lf0; x < 0; ++x) t[x - lf0] = t[map.source(2, static_cast<int>(x)) - lf0];
+            for (long x = g.n[2]; x < lf1; ++x) t[x - lf0] = t[map.source(2, static_cast<int>(x)) - lf0];
+          }
+        }
+        if (mirror_m) {
+          for (long x = lm0; x < 0; ++x)
+            std::memcpy(to + (x - lm0) * wf, to + (map.source(1, static_cast<int>(x)) - lm0) * wf,
+                        static_cast<std::size_t>(wf) * sizeof(Scalar));
+          for (long x = g.n[1]; x < lm1; ++x)
+            std::memcpy(to + (x - lm0) * wf, to + (map.source(1, static_cast<int>(x)) - lm0) * wf,
+                        static_cast<std::size_t>(wf) * sizeof(Scalar));
         }
         if (k == d && c >= s0 && c < s1) {  // owned cells of the last stage to memory
           for (long m = m0; m < m1; ++m)
@@ -188,10 +273,12 @@ struct BlockedSteps1D {
   Eval eval;
   const Scalar* src;
   Scalar* dst;
-  Geometry g;  // n[0], tile[0], depth, max_depth
+  Geometry g;  // n[0], tile[0], depth, max_depth, map
 
   static long scratch_elements(const Geometry& g) {
-    return 2 * std::min<long>(g.n[0], g.tile[0] + 2L * g.max_depth * R);
+    const long h = static_cast<long>(g.max_depth) * R;
+    const long beyond = reach_beyond(g.map, 0, 0, h, R) + reach_beyond(g.map, 0, 1, h, R);
+    return 2 * std::min<long>(g.n[0] + beyond, g.tile[0] + 2 * h);
   }
 
   template <class Member>
@@ -199,10 +286,14 @@ struct BlockedSteps1D {
     const long bytes = scratch_elements(g) * static_cast<long>(sizeof(Scalar));
     Scalar* a = static_cast<Scalar*>(member.team_scratch(1).get_shmem(bytes));
     Scalar* b = a + scratch_elements(g) / 2;
+    const BoundaryMap& map = g.map;
     const long n = g.n[0], h = static_cast<long>(g.depth) * R;
     const long s0 = static_cast<long>(member.league_rank()) * g.tile[0], s1 = std::min(n, s0 + g.tile[0]);
-    const long l0 = std::max(0L, s0 - h), w = std::min(n, s1 + h) - l0;
-    std::memcpy(a, src + l0, static_cast<std::size_t>(w) * sizeof(Scalar));
+    // Clipped at fixed sides; wrap-around cells beyond periodic ones, R ghosts beyond mirror ones.
+    const long l0 = std::max(s0 - h, -reach_beyond(map, 0, 0, h, R));
+    const long l1 = std::min(s1 + h, n + reach_beyond(map, 0, 1, h, R)), w = l1 - l0;
+    const bool mirror = map.side[0][0] == Boundary::mirror || map.side[0][1] == Boundary::mirror;
+    load_row(a, src, l0, l1, map, 0);
     for (int k = 0; k < g.depth; ++k) {
       // The outer R cells keep their value: the Dirichlet frame at a domain
       // edge, cells no owned cell depends on any more elsewhere.
@@ -211,6 +302,10 @@ struct BlockedSteps1D {
       const Eval& e = eval;
       EBISU_KOKKOS_VECTOR_LOOP
       for (long i = R; i < w - R; ++i) b[i] = e(LineAccessor<Scalar>{a, i});
+      if (mirror) {  // this step's ghosts from the cells they reflect
+        for (long x = l0; x < 0; ++x) b[x - l0] = b[map.source(0, static_cast<int>(x)) - l0];
+        for (long x = n; x < l1; ++x) b[x - l0] = b[map.source(0, static_cast<int>(x)) - l0];
+      }
       std::swap(a, b);
     }
     std::memcpy(dst + s0, a + (s0 - l0), static_cast<std::size_t>(s1 - s0) * sizeof(Scalar));
@@ -226,6 +321,17 @@ struct RankTraits {
   using Map = AxisMap<Rank, right>;
   using Steps = BlockedSteps<Map, R, Eval, typename ViewType::non_const_value_type>;
   static void extents(const ViewType& u, long (&n)[3]) { kernel_extents<Map>(u, n); }
+  /// The View's boundary rules in kernel axis order (the middle axis of 2-D: fixed).
+  static BoundaryRules kernel_rules(const BoundaryRules& rules) {
+    BoundaryRules k;
+    for (int a = 0; a < 3; ++a) {
+      const int v = Map::view_index(a);
+      if (v < 0) continue;
+      k.side[a][0] = rules.side[v][0];
+      k.side[a][1] = rules.side[v][1];
+    }
+    return k;
+  }
   static void strides(Geometry& g, const ViewType& from, const ViewType& to) {
     for (int a = 0; a < 2; ++a) {
       const int v = Map::view_index(a);
@@ -240,6 +346,12 @@ struct RankTraits<ViewType, Eval, R, 1> {
   static void extents(const ViewType& u, long (&n)[3]) {
     n[0] = static_cast<long>(u.extent(0));
     n[1] = n[2] = 1;
+  }
+  static BoundaryRules kernel_rules(const BoundaryRules& rules) {
+    BoundaryRules k;
+    k.side[0][0] = rules.side[0][0];
+    k.side[0][1] = rules.side[0][1];
+    return k;
   }
   static void strides(Geometry&, const ViewType&, const ViewType&) {}  // contiguous
 };
@@ -256,8 +368,10 @@ struct HostBlocking {
     long n[3];
     Traits::extents(u, n);
     const HostMachine machine = host_machine(policy.space().concurrency());
-    return choose_plan_host(machine, stencil_model<Stencil>(static_cast<int>(sizeof(Scalar))), n, policy.steps(),
-                            policy.knobs(), forced);
+    PlanHost p = choose_plan_host(machine, stencil_model<Stencil>(static_cast<int>(sizeof(Scalar))), n,
+                                  policy.steps(), policy.knobs(), forced, Traits::kernel_rules(policy.boundaries()));
+    p.boundaries = describe_boundaries(policy.boundaries(), view_rank<ViewType>);
+    return p;
   }
 
   static StencilOutcome run(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
@@ -272,9 +386,13 @@ struct HostBlocking {
 
     Geometry g{};
     Traits::extents(u, g.n);
+    const BoundaryRules rules = Traits::kernel_rules(policy.boundaries());
     for (int a = 0; a < 3; ++a) {
       g.tile[a] = p.tile[a];
       g.items_per_axis[a] = p.items_per_axis[a];
+      g.map.n[a] = static_cast<int>(g.n[a]);
+      g.map.side[a][0] = rules.side[a][0];
+      g.map.side[a][1] = rules.side[a][1];
     }
     g.max_depth = p.depth;
     const long bytes = Steps::scratch_elements(g) * static_cast<long>(sizeof(Scalar));
@@ -310,6 +428,7 @@ template <class ExecSpace, class Stencil, class ViewType>
 struct EbisuBackend<ExecSpace, Stencil, ViewType,
                     std::enable_if_t<host_blocking_supports<ExecSpace, Stencil, ViewType>>> {
   static constexpr bool available = true;
+  static constexpr bool takes_boundary_rules = true;  // periodic and mirror sides in the tiles' halos
   static StencilOutcome run(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
                             const ViewType& u, const ViewType& scratch) {
     using Blocking = Host::HostBlocking<ExecSpace, Stencil, ViewType>;

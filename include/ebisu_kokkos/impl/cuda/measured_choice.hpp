@@ -1,0 +1,159 @@
+#ifndef EBISU_KOKKOS_IMPL_CUDA_MEASURED_CHOICE_HPP
+#define EBISU_KOKKOS_IMPL_CUDA_MEASURED_CHOICE_HPP
+
+// Backend::automatic's measured choice. The model ranks SM tiling, device
+// tiling and the generic path; where its best two predictions are close (the
+// sweep found it 5-20% off on some mid-size 3-D domains, enough to pick the
+// slower plan), the close candidates are timed once on a copy of the caller's
+// data and the fastest is remembered for the process, keyed by everything
+// that changes the plans (device, stencil and View types, extents, steps,
+// knobs). Timing never touches the caller's u; scratch is the call's own
+// work View, whose contents are unspecified on return anyway.
+
+#include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
+#include <ebisu_kokkos/policy.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <string>
+#include <typeinfo>
+#include <vector>
+
+namespace EbisuKokkos {
+namespace Impl {
+namespace Cuda {
+
+// The generic path counts twice: with one and with four cells per work item
+// (which of the two is faster depends on the stencil as well as the size).
+enum class Candidate { sm_tiling, device_tiling, generic_1cell, generic_4cells };
+
+inline const char* to_string(Candidate c) {
+  switch (c) {
+    case Candidate::sm_tiling: return "sm-tiling";
+    case Candidate::device_tiling: return "device-tiling";
+    case Candidate::generic_1cell: return "generic-1cell";
+    case Candidate::generic_4cells: return "generic-4cells";
+  }
+  return "?";
+}
+
+/// The model alone decides when the runner-up is predicted at least this much slower.
+constexpr double kModelSureRatio = 1.5;
+/// A timing run covers the call's steps, cut so that each run takes about this long.
+constexpr double kMeasureSecondsPerRun = 0.01;
+/// ... but never fewer steps than this (the generic path's graph replay starts at 128).
+constexpr int kMeasureMinSteps = 256;
+
+struct CandidatePlan {
+  Candidate candidate;
+  double predicted_seconds;  ///< the model's time for the whole call (with any ranking margin)
+};
+
+struct MeasuredChoice {
+  Candidate choice = Candidate::generic_1cell;
+  std::string summary;  ///< the timings, for the report
+};
+
+/// Process-wide memory of measured choices.
+class MeasuredChoiceCache {
+ public:
+  static bool find(const std::string& key, MeasuredChoice& out) {
+    std::lock_guard<std::mutex> lock(mutex());
+    auto it = map().find(key);
+    if (it == map().end()) return false;
+    out = it->second;
+    return true;
+  }
+  static void store(const std::string& key, const MeasuredChoice& choice) {
+    std::lock_guard<std::mutex> lock(mutex());
+    map()[key] = choice;
+  }
+
+ private:
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  static std::map<std::string, MeasuredChoice>& map() {
+    static std::map<std::string, MeasuredChoice> m;
+    return m;
+  }
+};
+
+/// Everything that changes which plan is fastest for a call.
+template <class Stencil, class ViewType>
+std::string measured_choice_key(const StencilPolicy<Kokkos::Cuda>& policy, const ViewType& u) {
+  const TuningKnobs& k = policy.knobs();
+  std::string key = std::to_string(policy.space().cuda_device()) + "|" + typeid(Stencil).name() + "|" +
+                    typeid(ViewType).name() + "|";
+  for (int a = 0; a < static_cast<int>(ViewType::rank); ++a) key += std::to_string(u.extent(a)) + "x";
+  key += "|" + std::to_string(policy.steps()) + "|" + to_string(policy.backend()) + "|" +
+         std::to_string(k.temporal_depth) + "," + std::to_string(k.tile_width) + "," + std::to_string(k.tile_height) +
+         "," + std::to_string(k.threads) + "," + std::to_string(k.generic_cells_per_item);
+  return key;
+}
+
+/// Why timing runs cannot happen now ("" when they can): inside a stream
+/// capture nothing may be allocated or synchronised, and the copy of u must fit.
+inline std::string measurement_blocker(const Kokkos::Cuda& space, std::size_t field_bytes) {
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  EBISU_CUDA_CHECK(cudaStreamIsCapturing(space.cuda_stream(), &capture), "cudaStreamIsCapturing");
+  if (capture != cudaStreamCaptureStatusNone) return "the stream is being captured";
+  std::size_t free_bytes = 0, total_bytes = 0;
+  EBISU_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  if (field_bytes > free_bytes / 4) return "too little free device memory for a copy of the field";
+  return "";
+}
+
+/// Steps of one timing run: the call's, cut to about kMeasureSecondsPerRun.
+inline int measurement_steps(int steps, double best_predicted_seconds) {
+  if (best_predicted_seconds <= kMeasureSecondsPerRun) return steps;
+  const double scaled = steps * (kMeasureSecondsPerRun / best_predicted_seconds);
+  return std::min(steps, std::max(kMeasureMinSteps, static_cast<int>(scaled)));
+}
+
+/// Times `run(candidate, a, b)` for each candidate on a copy of u (two rounds,
+/// the faster of each counts: the first run of a kernel may include its
+/// loading) and returns the fastest, with the timings.
+template <class ViewType, class RunCandidate>
+MeasuredChoice measure_candidates(const Kokkos::Cuda& space, const ViewType& u, const ViewType& scratch,
+                                  const std::vector<CandidatePlan>& candidates, int steps, RunCandidate&& run) {
+  ViewType copy(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("EbisuKokkos::measured_choice")),
+                u.layout());
+  std::vector<double> best(candidates.size(), std::numeric_limits<double>::infinity());
+  for (int round = 0; round < 2; ++round) {
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      Kokkos::deep_copy(space, copy, u);
+      space.fence();
+      Kokkos::Timer timer;
+      run(candidates[i].candidate, copy, scratch);
+      space.fence();
+      best[i] = std::min(best[i], timer.seconds());
+    }
+  }
+  MeasuredChoice result;
+  std::size_t fastest = 0;
+  for (std::size_t i = 1; i < candidates.size(); ++i)
+    if (best[i] < best[fastest]) fastest = i;
+  result.choice = candidates[fastest].candidate;
+  char buf[96];
+  result.summary = "measured over " + std::to_string(steps) + " steps:";
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    std::snprintf(buf, sizeof buf, " %s %.4f ms (model %.4f)", to_string(candidates[i].candidate), best[i] * 1e3,
+                  candidates[i].predicted_seconds * 1e3);
+    result.summary += buf;
+  }
+  return result;
+}
+
+}  // namespace Cuda
+}  // namespace Impl
+}  // namespace EbisuKokkos
+
+#endif

@@ -1,0 +1,178 @@
+// Backend::automatic's measured choice on CUDA: timing runs on a copy never
+// change the answer or the caller's data, the choice is remembered per
+// problem, Selection::model never times, a capturing stream is never timed,
+// and the timing-run length rule.
+#include "category/cuda.hpp"
+#include "support/run_case.hpp"
+
+#include <ebisu_kokkos/ebisu_kokkos.hpp>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace ebisu_test {
+
+namespace {
+
+bool measured(const EbisuKokkos::StencilReport& r) { return r.plan.find("measured choice (measured") != std::string::npos; }
+bool cached(const EbisuKokkos::StencilReport& r) { return r.plan.find("measured choice (cached") != std::string::npos; }
+
+// The strategy that ran must be the fastest of the timings in the report
+// ("measured over N steps: sm-tiling 1.234 ms (model 1.100) generic ...").
+void expect_report_matches_choice(const EbisuKokkos::StencilReport& r) {
+  const std::string& p = r.plan;
+  const auto at = p.find("measured over");
+  ASSERT_NE(at, std::string::npos) << p;
+  std::istringstream in(p.substr(p.find(':', at) + 1));
+  std::string name, ms, model, predicted;
+  std::map<std::string, double> times;
+  double t = 0, best = 1e300;
+  while (in >> name >> t >> ms >> model >> predicted && ms == "ms") {
+    times[name] = t;
+    best = std::min(best, t);
+  }
+  EXPECT_GE(times.size(), 2u) << p;
+  const bool four_cells = p.find("4 cells per work item") != std::string::npos;
+  const std::string ran = r.backend == EbisuKokkos::Backend::generic ? (four_cells ? "generic-4cells" : "generic-1cell")
+                                                                      : EbisuKokkos::to_string(r.strategy);
+  ASSERT_EQ(times.count(ran), 1u) << p;
+  EXPECT_LE(times[ran], best) << p;  // printed times may tie
+}
+
+template <class V, class Stencil>
+void check_measured(const std::string& name, const Stencil& stencil, const Extents& n, int steps,
+                    EbisuKokkos::Selection selection, bool double_buffer) {
+  SCOPED_TRACE(name + " " + describe({n, steps}, V::rank) + " selection " + EbisuKokkos::to_string(selection) +
+               (double_buffer ? " DoubleBuffer" : " (u, scratch)"));
+  const Update update = update_of(name, stencil);
+  const Field init = random_field(n, 21u + steps);
+  const Field ref = reference_run(init, V::rank, Stencil::radius, update, steps);
+  EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(steps);
+  policy.set_selection(selection);
+  for (int call = 0; call < 2; ++call) {
+    V u = make_view<V>("u", n), x = make_view<V>("x", n);
+    upload(u, init);
+    poison(x);
+    Kokkos::fence();
+    EbisuKokkos::StencilReport report;
+    Field got;
+    if (double_buffer) {
+      EbisuKokkos::DoubleBuffer<V> buffers(u, x);
+      report = EbisuKokkos::parallel_stencil(name, policy, stencil, buffers);
+      Kokkos::fence();
+      got = download(buffers.current());
+    } else {
+      report = EbisuKokkos::parallel_stencil(name, policy, stencil, u, x);
+      Kokkos::fence();
+      got = download(u);
+    }
+    EXPECT_LE(relative_error(got, ref), tolerance<double>()) << report.plan;
+    if (selection == EbisuKokkos::Selection::model) {
+      EXPECT_EQ(report.plan.find("measured"), std::string::npos) << report.plan;
+      EXPECT_NE(report.plan.find("model choice"), std::string::npos) << report.plan;
+    } else if (selection == EbisuKokkos::Selection::measured) {
+      // The first call of a problem times its candidates; later ones reuse the choice.
+      if (call == 0 && !cached(report)) EXPECT_TRUE(measured(report)) << report.plan;
+      if (call == 1) EXPECT_TRUE(cached(report)) << report.plan;
+      expect_report_matches_choice(report);
+    }
+  }
+}
+
+}  // namespace
+
+TEST(cuda, measured_choice_keeps_answers_and_caller_data) {
+  using L2 = TestView<double, 2, Kokkos::LayoutLeft, Kokkos::Cuda>;
+  using R2 = TestView<double, 2, Kokkos::LayoutRight, Kokkos::Cuda>;
+  using R3 = TestView<double, 3, Kokkos::LayoutRight, Kokkos::Cuda>;
+  using L3 = TestView<double, 3, Kokkos::LayoutLeft, Kokkos::Cuda>;
+  namespace p = EbisuKokkos::presets;
+  const auto measured_sel = EbisuKokkos::Selection::measured;
+  for (bool db : {false, true}) {
+    // Odd sizes, a step count that is no multiple of any depth, one step.
+    check_measured<L2>("j2d5pt", p::j2d5pt(), {203, 97, 1}, 37, measured_sel, db);
+    check_measured<R2>("j2d25pt", p::j2d25pt(), {131, 250, 1}, 11, measured_sel, db);
+    check_measured<L2>("j2d9pt", p::j2d9pt(), {64, 65, 1}, 1, measured_sel, db);
+    check_measured<R3>("j3d7pt", p::j3d7pt(), {37, 41, 29}, 13, measured_sel, db);
+    check_measured<L3>("poisson", p::poisson(), {33, 30, 35}, 9, measured_sel, db);
+  }
+  // Long enough for the generic path's graph replay to be a candidate.
+  check_measured<L2>("j2d5pt", p::j2d5pt(), {96, 96, 1}, 300, measured_sel, false);
+}
+
+TEST(cuda, measured_choice_model_only_never_times) {
+  using L2 = TestView<double, 2, Kokkos::LayoutLeft, Kokkos::Cuda>;
+  using R3 = TestView<double, 3, Kokkos::LayoutRight, Kokkos::Cuda>;
+  namespace p = EbisuKokkos::presets;
+  check_measured<L2>("j2d5pt", p::j2d5pt(), {200, 100, 1}, 25, EbisuKokkos::Selection::model, false);
+  check_measured<R3>("j3d27pt", p::j3d27pt(), {30, 31, 32}, 7, EbisuKokkos::Selection::model, true);
+}
+
+TEST(cuda, measured_choice_is_per_problem) {
+  using V = TestView<double, 2, Kokkos::LayoutLeft, Kokkos::Cuda>;
+  const auto stencil = EbisuKokkos::presets::j2d5pt();
+  EbisuKokkos::StencilPolicy<Kokkos::Cuda> a(20), b(21);
+  V u = make_view<V>("u", {120, 80, 1}), w = make_view<V>("w", {121, 80, 1});
+  namespace Cuda = EbisuKokkos::Impl::Cuda;
+  const std::string k_a = Cuda::measured_choice_key<decltype(stencil)>(a, u);
+  EXPECT_NE(k_a, Cuda::measured_choice_key<decltype(stencil)>(b, u));
+  EXPECT_NE(k_a, Cuda::measured_choice_key<decltype(stencil)>(a, w));
+  a.set_temporal_depth(3);
+  EXPECT_NE(k_a, Cuda::measured_choice_key<decltype(stencil)>(a, u));
+  EXPECT_NE(k_a, Cuda::measured_choice_key<decltype(EbisuKokkos::presets::j2d9pt())>(b, u));
+}
+
+TEST(cuda, measured_choice_timing_run_length) {
+  namespace Cuda = EbisuKokkos::Impl::Cuda;
+  EXPECT_EQ(Cuda::measurement_steps(100, 0.001), 100);  // short calls are timed whole
+  EXPECT_EQ(Cuda::measurement_steps(10000, 1.0), Cuda::kMeasureMinSteps);
+  EXPECT_EQ(Cuda::measurement_steps(100000, 1.0), 1000);  // cut to about kMeasureSecondsPerRun
+  EXPECT_EQ(Cuda::measurement_steps(200, 1.0), 200);      // never more than the call
+}
+
+TEST(cuda, generic_cells_per_item_knob) {
+  using V = TestView<double, 3, Kokkos::LayoutRight, Kokkos::Cuda>;
+  const auto stencil = EbisuKokkos::presets::j3d17pt();
+  const Extents n{20, 23, 26};
+  const Field init = random_field(n, 5u);
+  const Field ref = reference_run(init, 3, decltype(stencil)::radius, update_of("j3d17pt", stencil), 6);
+  for (int cells : {0, 1, 4}) {
+    V u = make_view<V>("u", n), x = make_view<V>("x", n);
+    upload(u, init);
+    EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(6);
+    policy.set_backend(EbisuKokkos::Backend::generic).set_generic_cells_per_item(cells);
+    const auto report = EbisuKokkos::parallel_stencil("cells", policy, stencil, u, x);
+    Kokkos::fence();
+    EXPECT_LE(relative_error(download(u), ref), tolerance<double>()) << report.plan;
+    // 18x21x24 interior cells are far fewer than twice the GPU's threads: one cell per item by default.
+    EXPECT_EQ(report.plan.find("4 cells per work item") != std::string::npos, cells == 4) << report.plan;
+  }
+  EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(1);
+  EXPECT_THROW(policy.set_generic_cells_per_item(3), std::invalid_argument);
+  EXPECT_THROW(policy.set_generic_cells_per_item(-1), std::invalid_argument);
+}
+
+TEST(cuda, measured_choice_not_timed_inside_a_capture) {
+  cudaStream_t stream;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  {
+    Kokkos::Cuda space(stream);
+    EXPECT_EQ(EbisuKokkos::Impl::Cuda::measurement_blocker(space, 8), "");
+    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed), cudaSuccess);
+    const std::string why = EbisuKokkos::Impl::Cuda::measurement_blocker(space, 8);
+    cudaGraph_t graph;
+    ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+    cudaGraphDestroy(graph);
+    EXPECT_EQ(why, "the stream is being captured");
+    // More than a quarter of free memory cannot be copied for timing.
+    std::size_t free_bytes = 0, total = 0;
+    ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
+    EXPECT_NE(EbisuKokkos::Impl::Cuda::measurement_blocker(space, free_bytes / 2), "");
+  }
+  cudaStreamDestroy(stream);
+}
+
+}  // namespace ebisu_test
