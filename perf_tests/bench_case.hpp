@@ -242,7 +242,8 @@ CaseResult run_one_case(const std::string& name, const Stencil& stencil, const O
   for (auto& r : plain_results) c.variants.push_back(r);
 
   // 3. SpMV and parallel_stencil, checked against the reference before timing.
-  auto check_and_time = [&](Variant& v) {
+  // against: the reference's output (the best plain variant's unless given).
+  auto check_and_time = [&](Variant& v, const Scalar* against = nullptr, const std::string& against_name = "") {
     VariantResult r = result_of(v, tol);
     if (!v.skip_reason.empty()) {
       r.status = "skipped";
@@ -258,10 +259,10 @@ CaseResult run_one_case(const std::string& name, const Stencil& stencil, const O
       if (v.after_run) {
         for (const auto& p : v.after_run()) r.params.push_back(p);
       }
-      r.checked_against = c.best_plain;
-      r.max_rel_diff = max_rel_diff<Scalar>(v.output(), ref.data(), n);
+      r.checked_against = against ? against_name : c.best_plain;
+      r.max_rel_diff = max_rel_diff<Scalar>(v.output(), against ? against : ref.data(), n);
       if (!(r.max_rel_diff <= tol)) {
-        fail(r, "differs from " + c.best_plain);
+        fail(r, "differs from " + r.checked_against);
       } else {
         r.times_s = time_reps(o.reps, v.reset, v.run);
         fill_stats<Scalar>(r, c, info);
@@ -296,6 +297,29 @@ CaseResult run_one_case(const std::string& name, const Stencil& stencil, const O
     }
   }
   for (auto& v : make_ebisu_variants(stencil, input, u, scratch, steps, o)) check_and_time(v);
+
+  // 4. Periodic / mirror sides: the generic path with the rule is the reference of the others.
+  for (const std::string& rule : o.boundaries) {
+    auto variants = make_boundary_variants(stencil, input, u, scratch, steps, o, rule);
+    VariantResult& first = c.variants.emplace_back(result_of(variants[0], tol));
+    try {
+      variants[0].reset();
+      time_fenced(variants[0].run);
+      copy_flat<Scalar>(ref0.data(), variants[0].output(), n);
+      if (variants[0].after_run) {
+        for (const auto& p : variants[0].after_run()) first.params.push_back(p);
+      }
+      first.max_rel_diff = 0;
+      first.checked_against = "itself (the reference of the " + rule + " rows)";
+      first.times_s = time_reps(o.reps, variants[0].reset, variants[0].run);
+      fill_stats<Scalar>(first, c, info);
+    } catch (const std::exception& ex) {
+      fail(first, ex.what());
+    }
+    print_variant_line(c, first);
+    if (first.status != "ok") continue;
+    for (size_t i = 1; i < variants.size(); ++i) check_and_time(variants[i], ref0.data(), variants[0].name);
+  }
 
   // Speedups over the best plain variant (median times).
   if (best >= 0) {

@@ -44,6 +44,10 @@ const char* usage_text =
     "  --plain-variants a,b plain-Kokkos variants to run, by name (mdrange-tile-32x4,\n"
     "                       graph-mdrange-coarse4-tile-32x4x1, ...); 'fast' = the size sweep's set:\n"
     "                       mdrange-[coarse4-]tile-32x4[x1] and their graph- forms (default: all)\n"
+    "  --boundaries a,b     also time parallel_stencil with every side periodic and/or mirror\n"
+    "                       (automatic, generic, and the --ebisu-strategies), each checked against\n"
+    "                       the generic path with the same rule; mirror runs use the preset's shape\n"
+    "                       with mirror-symmetric weights (the Dirichlet rows stay as they are)\n"
     "  --graph-steps G      steps per Kokkos::Experimental::Graph of the graph-* variants, even\n"
     "                       (default: the largest even divisor of T up to 64)\n"
     "  --help\n"
@@ -212,6 +216,11 @@ Options parse_options(int argc, char** argv) {
         if (std::find(o.ebisu_strategies.begin(), o.ebisu_strategies.end(), n) == o.ebisu_strategies.end()) {
           o.ebisu_strategies.push_back(n);
         }
+      }
+    } else if (arg == "--boundaries") {
+      o.boundaries = split(next(), ',');
+      for (const auto& n : o.boundaries) {
+        if (n != "periodic" && n != "mirror") fail("--boundaries: unknown rule '" + n + "' (periodic mirror)");
       }
     } else if (arg == "--graph-steps") {
       o.graph_steps = static_cast<int>(to_long(arg, next(), 2));

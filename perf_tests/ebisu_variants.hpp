@@ -16,13 +16,17 @@
 //    DoubleBuffer; the report's strategy (what ran) and plan are recorded.
 //    Listed as skipped where Backend::ebisu is unavailable.
 // --ebisu-variants restricts the parallel_stencil:* variants.
+// make_boundary_variants (--boundaries): the same with every side periodic or
+// mirror, checked against the generic path with that rule (its first variant).
 
 #include "cli.hpp"
 #include "variant.hpp"
 
 #include <ebisu_kokkos/ebisu_kokkos.hpp>
 
+#include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -194,6 +198,94 @@ std::vector<Variant> make_ebisu_variants(const Stencil& stencil, const View& inp
                   text_param("strategy_knob", EbisuKokkos::to_string(strategy))};
       v.skip_reason = "Backend::ebisu is not available for this execution space, rank, scalar and layout";
       variants.push_back(v);
+    }
+  }
+  return variants;
+}
+
+// Each coefficient averaged over the mirror images of its point along every
+// axis (the presets' shapes contain all images): a stencil that the EBISU
+// kernels can run with mirror sides.
+template <class Stencil>
+Stencil mirror_symmetrized(const Stencil& s) {
+  constexpr int N = Stencil::num_points, rank = Stencil::rank;
+  auto index_of = [](int d0, int d1, int d2) {
+    for (int k = 0; k < N; ++k)
+      if (Stencil::offset(k, 0) == d0 && Stencil::offset(k, 1) == d1 && Stencil::offset(k, 2) == d2) return k;
+    return -1;
+  };
+  Kokkos::Array<double, N> c;
+  for (int k = 0; k < N; ++k) {
+    std::vector<double> images;
+    for (int mask = 0; mask < (1 << rank); ++mask) {
+      int d[3];
+      for (int a = 0; a < 3; ++a) d[a] = ((mask >> a) & 1) != 0 ? -Stencil::offset(k, a) : Stencil::offset(k, a);
+      const int j = index_of(d[0], d[1], d[2]);
+      if (j < 0) throw std::logic_error("ebisu_bench: a preset shape without a point's mirror image");
+      images.push_back(s.coefficient(j));
+    }
+    // Summed in sorted order: every point of an orbit gets the bit-identical value.
+    std::sort(images.begin(), images.end());
+    double sum = 0;
+    for (double v : images) sum += v;
+    c[k] = sum / static_cast<double>(images.size());
+  }
+  return Stencil(c);
+}
+
+/// parallel_stencil with every side `rule` (periodic or mirror): the generic
+/// path first (the reference of the others), then automatic and the forced
+/// strategies of --ebisu-strategies, all on a DoubleBuffer.
+template <class Stencil, class View>
+std::vector<Variant> make_boundary_variants(const Stencil& preset, const View& input, const View& u,
+                                            const View& scratch, int steps, const Options& options,
+                                            const std::string& rule) {
+  using Space = Kokkos::DefaultExecutionSpace;
+  using Policy = EbisuKokkos::StencilPolicy<Space>;
+  const EbisuKokkos::Boundary boundary =
+      rule == "periodic" ? EbisuKokkos::Boundary::periodic : EbisuKokkos::Boundary::mirror;
+  Stencil stencil = preset;
+  if constexpr (Stencil::is_linear) {
+    if (boundary == EbisuKokkos::Boundary::mirror) stencil = mirror_symmetrized(preset);
+  }
+  auto buffers = std::make_shared<EbisuKokkos::DoubleBuffer<View>>();
+  auto reset = [=]() {
+    Kokkos::deep_copy(u, input);
+    Kokkos::deep_copy(scratch, input);
+    *buffers = EbisuKokkos::DoubleBuffer<View>(u, scratch);
+  };
+  auto output = [=]() -> const void* { return buffers->current().data(); };
+  std::vector<Variant> variants;
+  auto add = [&](const std::string& name, EbisuKokkos::Backend backend, EbisuKokkos::Strategy strategy) {
+    auto report = std::make_shared<EbisuKokkos::StencilReport>();
+    auto run = [=]() {
+      Policy policy(Space(), steps);
+      policy.set_backend(backend).set_strategy(strategy);
+      for (int a = 0; a < View::rank; ++a) policy.set_boundary(a, boundary);
+      *report = EbisuKokkos::parallel_stencil("ebisu_bench", policy, stencil, *buffers);
+    };
+    auto after = [=]() {
+      return std::vector<Param>{text_param("backend", EbisuKokkos::to_string(report->backend)),
+                                number_param("temporal_depth", report->temporal_depth),
+                                number_param("launches", report->launches),
+                                text_param("strategy", EbisuKokkos::to_string(report->strategy)),
+                                text_param("plan", report->plan)};
+    };
+    variants.push_back(Variant{name + "-" + rule, "ebisu-kokkos",
+                               {text_param("requested_backend", EbisuKokkos::to_string(backend)),
+                                text_param("boundary", rule), text_param("api", "DoubleBuffer"),
+                                text_param("strategy_knob", EbisuKokkos::to_string(strategy)),
+                                text_param("weights", boundary == EbisuKokkos::Boundary::mirror
+                                                          ? "preset shape, mirror-symmetrised weights"
+                                                          : "preset")},
+                               reset, run, output, after});
+  };
+  add("parallel_stencil:generic", EbisuKokkos::Backend::generic, EbisuKokkos::Strategy::automatic);
+  add("parallel_stencil:automatic", EbisuKokkos::Backend::automatic, EbisuKokkos::Strategy::automatic);
+  if constexpr (EbisuKokkos::ebisu_available<Space, Stencil, View>) {
+    for (const auto& s : options.ebisu_strategies) {
+      if (s == "sm_tiling") add("ebisu-sm", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling);
+      if (s == "device_tiling") add("ebisu-device", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::device_tiling);
     }
   }
   return variants;

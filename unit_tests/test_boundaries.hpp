@@ -110,10 +110,10 @@ TEST(TEST_CATEGORY, boundaries_bad_input) {
   expect_rejected(beyond_rank, "index 2 of a rank-2 View");
   using Ebisu = EbisuKokkos::Impl::EbisuBackend<TEST_EXECSPACE, decltype(stencil), V>;
   if constexpr (Ebisu::available && !EbisuKokkos::Impl::backend_takes_boundary_rules<Ebisu>::value) {
-    // Only where the EBISU kernels take fixed frames only (Cuda for now).
+    // Only where the EBISU kernels take fixed frames only.
     EbisuKokkos::StencilPolicy<TEST_EXECSPACE> forced(3);
     forced.set_backend(EbisuKokkos::Backend::ebisu).set_boundary(0, Boundary::periodic);
-    expect_rejected(forced, "do not support");
+    expect_rejected(forced, "take fixed frames only");
   }
   EbisuKokkos::StencilPolicy<TEST_EXECSPACE> p(1);
   EXPECT_THROW(p.set_boundary(3, Boundary::mirror), std::invalid_argument);

@@ -16,12 +16,15 @@
 
 namespace ebisu_test {
 
-// True where Backend::ebisu runs periodic and mirror sides for this stencil and View type.
+// True where Backend::ebisu is the host blocked path and runs periodic and
+// mirror sides for this stencil and View type. (The CUDA kernels take mirror
+// sides only for mirror-symmetric stencils: unit_tests/cuda/test_boundary_kernels.cpp.)
 template <class Space, class Stencil, class Scalar, class Layout>
 constexpr bool ebisu_takes_rules() {
   using V = TestView<Scalar, Stencil::rank, Layout, Space>;
   using B = EbisuKokkos::Impl::EbisuBackend<Space, Stencil, V>;
-  return B::available && EbisuKokkos::Impl::backend_takes_boundary_rules<B>::value;
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+  return host && B::available && EbisuKokkos::Impl::backend_takes_boundary_rules<B>::value;
 }
 
 // One forced case; also checks that the EBISU backend ran it and that the plan names the rules.
@@ -46,7 +49,7 @@ void forced_case(const std::string& name, const Stencil& stencil, const Update& 
 template <class Space, class Scalar, bool WithFloat, class Stencil>
 void check_blocked(const std::string& name, const Stencil& stencil, const Update& update) {
   if constexpr (!ebisu_takes_rules<Space, Stencil, Scalar, Kokkos::LayoutRight>()) {
-    GTEST_SKIP() << "the EBISU backend of this space takes fixed frames only";
+    GTEST_SKIP() << "not the host blocked path (or it takes fixed frames only here)";
   } else {
     constexpr int rank = Stencil::rank, r = Stencil::radius;
     using Right = Kokkos::LayoutRight;
@@ -157,7 +160,7 @@ template <class Space, int Rank, class Stencil>
 void check_blocked_conservation(const Stencil& stencil, const Extents& n, const CaseKnobs& knobs) {
   using V = TestView<double, Rank, Kokkos::LayoutRight, Space>;
   if constexpr (!ebisu_takes_rules<Space, Stencil, double, Kokkos::LayoutRight>()) {
-    GTEST_SKIP() << "the EBISU backend of this space takes fixed frames only";
+    GTEST_SKIP() << "not the host blocked path (or it takes fixed frames only here)";
   } else {
     SCOPED_TRACE("rank " + std::to_string(Rank));
     const Field init = random_field(n, 3u);

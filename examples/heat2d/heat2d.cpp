@@ -6,9 +6,10 @@
 //   heat2d [--size N] [--steps T] [--reports K] [--output heat2d.png] [--backend auto|generic|ebisu]
 //
 // What used to be "parallel_for one step, swap, repeat" is one parallel_stencil
-// call per report interval.
+// call per report interval. The figure shows the final temperature with a
+// colour bar, the plate's axes in mm and the simulated time.
 
-#include "png_writer.hpp"
+#include "figure.hpp"
 
 #include <ebisu_kokkos/ebisu_kokkos.hpp>
 
@@ -59,16 +60,6 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// Samples the field down to at most `max_side` pixels a side for the image.
-std::vector<double> downsample(const std::vector<double>& f, int n, int max_side, int& side) {
-  const int stride = (n + max_side - 1) / max_side;
-  side = (n + stride - 1) / stride;
-  std::vector<double> out(static_cast<size_t>(side) * side);
-  for (int y = 0; y < side; ++y)
-    for (int x = 0; x < side; ++x) out[static_cast<size_t>(y) * side + x] = f[static_cast<size_t>(y * stride) * n + x * stride];
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -88,7 +79,7 @@ int main(int argc, char** argv) {
     View u("temperature", n, n);
     Kokkos::parallel_for(
         "heat2d::init", Kokkos::MDRangePolicy<Kokkos::Rank<2>>({0, 0}, {n, n}), KOKKOS_LAMBDA(int i, int j) {
-          const double x = (i + 0.5) * dx - side_m / 2, y = (j + 0.5) * dx - side_m / 2;
+          const double y = (i + 0.5) * dx - side_m / 2, x = (j + 0.5) * dx - side_m / 2;
           u(i, j) = ambient + (peak - ambient) * exp(-(x * x + y * y) / (2 * sigma * sigma));
         });
 
@@ -122,15 +113,21 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
 
+    // The figure: View index 0 along y (rows, drawn upwards), index 1 along x.
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field.current());
     std::vector<double> final_field(static_cast<size_t>(n) * n);
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) final_field[static_cast<size_t>(i) * n + j] = host(i, j);
-    int side = 0;
-    const auto image = downsample(final_field, n, 1024, side);
-    write_heat_png(opt.output, image, side, side, ambient, peak);
-    std::printf("final centre temperature %.4f C; image %s (%d x %d)\n", host(n / 2, n / 2), opt.output.c_str(), side,
-                side);
+    ebisu_examples::Figure fig;
+    fig.title = "copper plate, t = " + ebisu_examples::format_seconds(done * dt) + " (" + std::to_string(done) + " steps)";
+    fig.x = {"x (mm)", 0.0, side_m * 1e3};
+    fig.y = {"y (mm)", 0.0, side_m * 1e3};
+    fig.colour_label = std::string("temperature (") + ebisu_examples::degrees_celsius + ")";
+    fig.lo = ambient;
+    fig.hi = peak;
+    ebisu_examples::write_png(opt.output, final_field, n, n, fig);
+    std::printf("final centre temperature %.4f C at t = %.4g s; image %s\n", host(n / 2, n / 2), done * dt,
+                opt.output.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "heat2d: %s\n", e.what());
     return 1;

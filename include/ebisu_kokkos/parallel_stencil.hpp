@@ -66,13 +66,12 @@ StencilOutcome dispatch_stencil(const std::string& label, const StencilPolicy<Ex
   }
   check_boundaries<view_rank<ViewType>>(label, policy.boundaries());
   // Periodic and mirror sides go to the EBISU backend only when it takes them
-  // (EbisuBackend::takes_boundary_rules; docs/design-fields-boundaries-state.md).
-  constexpr bool ebisu_takes_rules = backend_takes_boundary_rules<Ebisu>::value;
-  const bool rules_ok = ebisu_takes_rules || policy.boundaries().all_fixed();
+  // (EbisuBackend::takes_boundary_rules / boundary_refusal; docs/design-fields-boundaries-state.md).
+  const std::string rules_refused = boundary_refusal<Ebisu>(policy, stencil);
+  const bool rules_ok = rules_refused.empty();
   if (policy.backend() == Backend::ebisu && !rules_ok) {
-    invalid(label,
-            "Backend::ebisu was requested with a periodic or mirror boundary, which the EBISU kernels for this "
-            "execution space do not support (Backend::automatic or generic run it on the generic path)");
+    invalid(label, "Backend::ebisu was requested with periodic or mirror sides it cannot run: " + rules_refused +
+                       " (Backend::automatic or generic run them on the generic path)");
   }
   // Read-only fields run on the generic path only so far (docs/design-fields-boundaries-state.md).
   if (policy.backend() == Backend::ebisu && has_fields) {
@@ -91,7 +90,7 @@ StencilOutcome dispatch_stencil(const std::string& label, const StencilPolicy<Ex
     } else {
       outcome = run_generic(label, policy, stencil, u_view, scratch_view);
       if (policy.backend() == Backend::automatic) {
-        outcome.report.plan += " (periodic/mirror sides: the EBISU kernels here take fixed frames only)";
+        outcome.report.plan += " (periodic/mirror sides: " + rules_refused + ")";
       }
     }
   } else {

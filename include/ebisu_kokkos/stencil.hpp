@@ -102,6 +102,25 @@ class LinearStencil {
   /// Offset of point k along View index `axis`.
   static constexpr int offset(int k, int axis) { return points::offset(k, axis); }
 
+  /// Whether the update is unchanged by mirroring the neighbourhood along View
+  /// index `axis` (every point's mirror image is a point with the same
+  /// coefficient). The EBISU CUDA kernels take a mirror side only then.
+  bool is_mirror_symmetric(int axis) const {
+    for (int k = 0; k < num_points; ++k) {
+      bool found = false;
+      for (int j = 0; j < num_points && !found; ++j) {
+        bool image = true;
+        for (int a = 0; a < Rank; ++a) {
+          const int want = a == axis ? -offset(k, a) : offset(k, a);
+          image = image && offset(j, a) == want;
+        }
+        found = image && m_coefficients[j] == m_coefficients[k];
+      }
+      if (!found) return false;
+    }
+    return true;
+  }
+
   template <class Scalar>
   struct Evaluator {
     Kokkos::Array<Scalar, num_points> coefficients;
@@ -142,7 +161,19 @@ class FunctorStencil {
   static constexpr bool is_linear = false;
   static constexpr int flops_per_cell = 2 * num_points;
 
-  explicit FunctorStencil(const F& f) : m_functor(f) {}
+  explicit FunctorStencil(const F& f, unsigned mirror_symmetric_axes = 0u)
+      : m_functor(f), m_mirror_symmetric_axes(mirror_symmetric_axes) {}
+
+  /// The same stencil, declared unchanged by mirroring the neighbourhoods (of
+  /// the state and of every field) along any axis, as isotropic diffusion and
+  /// most physical updates are. It lets the EBISU CUDA kernels take mirror
+  /// (zero-flux) sides: they compute the cells beyond such a side from the
+  /// reflected field instead of refilling them each step, which gives the
+  /// generic path's answer only for such updates. Not checked; an update that
+  /// is not symmetric then gets wrong values next to a mirror side.
+  FunctorStencil declare_mirror_symmetric() const { return FunctorStencil(m_functor, (1u << Rank) - 1u); }
+  /// Whether the update is declared (or, for with_source, known) mirror symmetric along View index `axis`.
+  bool is_mirror_symmetric(int axis) const { return ((m_mirror_symmetric_axes >> axis) & 1u) != 0; }
 
   /// `at` reads the state, `fields` one accessor per field (FieldKinds order).
   template <class Scalar, class... FieldKinds>
@@ -183,6 +214,7 @@ class FunctorStencil {
 
  private:
   F m_functor;
+  unsigned m_mirror_symmetric_axes = 0u;
 };
 
 /// A linear stencil of the given shape; coefficients in the shape's offset order.
@@ -268,7 +300,9 @@ FunctorStencil<Rank, Radius, Impl::LinearPlusSourceUpdate<Rank, Radius, Shape>> 
     const LinearStencil<Rank, Radius, Shape>& linear) {
   Impl::LinearPlusSourceUpdate<Rank, Radius, Shape> update;
   for (int k = 0; k < LinearStencil<Rank, Radius, Shape>::num_points; ++k) update.coefficients[k] = linear.coefficient(k);
-  return FunctorStencil<Rank, Radius, Impl::LinearPlusSourceUpdate<Rank, Radius, Shape>>(update);
+  unsigned symmetric_axes = 0u;  // the source is read at the cell itself
+  for (int a = 0; a < Rank; ++a) symmetric_axes |= linear.is_mirror_symmetric(a) ? 1u << a : 0u;
+  return FunctorStencil<Rank, Radius, Impl::LinearPlusSourceUpdate<Rank, Radius, Shape>>(update, symmetric_axes);
 }
 
 template <class T>

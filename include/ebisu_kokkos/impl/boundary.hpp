@@ -37,6 +37,63 @@ struct BoundaryMap {
   }
 };
 
+/// One axis's rules as the tiled kernels see them: a tile may reach any
+/// distance beyond the domain, and its cells there are computed like any other
+/// cell from inputs loaded through source(). At a periodic side that is exact
+/// for every stencil (the update is the same at every cell); at a mirror side
+/// it is exact when the update commutes with the reflection (the kernels check
+/// is_mirror_symmetric). The cells that keep their value are those of a fixed
+/// frame, beyond it, and their mirror images across a mirror side of the same
+/// axis (only reached when a tile's halo is about as wide as the domain).
+struct AxisRules {
+  static constexpr int kNoFrameLow = -(1 << 30);
+  static constexpr int kNoFrameHigh = 1 << 30;
+  int n = 1;
+  Boundary lo = Boundary::fixed, hi = Boundary::fixed;
+  int frame_lo = 0, frame_hi = 1;  // cells x < frame_lo or x >= frame_hi keep their value
+
+  AxisRules() = default;
+  AxisRules(int extent, Boundary low, Boundary high, int radius) : n(extent), lo(low), hi(high) {
+    frame_lo = lo == Boundary::fixed ? radius
+               : lo == Boundary::mirror && hi == Boundary::fixed ? -n + radius
+                                                                 : kNoFrameLow;
+    frame_hi = hi == Boundary::fixed ? n - radius
+               : hi == Boundary::mirror && lo == Boundary::fixed ? 2 * n - radius
+                                                                 : kNoFrameHigh;
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION bool frame(int x) const { return x < frame_lo || x >= frame_hi; }
+  /// Whether cell x has a value to load: inside, or beyond a periodic or mirror side.
+  KOKKOS_FORCEINLINE_FUNCTION bool loadable(int x) const {
+    return x < 0 ? lo != Boundary::fixed : (x < n || hi != Boundary::fixed);
+  }
+  /// The domain cell whose value stands at a loadable x (any distance away).
+  KOKKOS_INLINE_FUNCTION int source(int x) const {
+    while (x < 0 || x >= n) {
+      if (x < 0) {
+        x = lo == Boundary::periodic ? x + n : -1 - x;
+      } else {
+        x = hi == Boundary::periodic ? x - n : 2 * n - 1 - x;
+      }
+    }
+    return x;
+  }
+};
+
+/// AxisRules of View index `index` of u (radius: the frame's width).
+template <class ViewType>
+AxisRules axis_rules(const ViewType& u, const BoundaryRules& rules, int index, int radius) {
+  return AxisRules(static_cast<int>(u.extent(index)), rules.side[index][0], rules.side[index][1], radius);
+}
+
+/// Whether any side is a mirror.
+inline bool has_mirror_side(const BoundaryRules& rules) {
+  for (const auto& axis : rules.side)
+    for (Boundary b : axis)
+      if (b == Boundary::mirror) return true;
+  return false;
+}
+
 /// The rules in a plan's words ("periodic axis 0, mirror axis 1 low"); empty when every side is fixed.
 inline std::string describe_boundaries(const BoundaryRules& rules, int rank) {
   std::string s;

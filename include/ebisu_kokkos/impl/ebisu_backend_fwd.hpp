@@ -10,6 +10,7 @@
 
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace EbisuKokkos {
 namespace Impl {
@@ -42,6 +43,30 @@ struct backend_takes_boundary_rules : std::false_type {};
 template <class Backend>
 struct backend_takes_boundary_rules<Backend, std::void_t<decltype(Backend::takes_boundary_rules)>>
     : std::bool_constant<Backend::takes_boundary_rules> {};
+
+template <class Backend, class Policy, class Stencil, class Enable = void>
+struct backend_may_refuse_boundaries : std::false_type {};
+
+template <class Backend, class Policy, class Stencil>
+struct backend_may_refuse_boundaries<Backend, Policy, Stencil,
+                                     std::void_t<decltype(Backend::boundary_refusal(std::declval<const Policy&>(),
+                                                                                    std::declval<const Stencil&>()))>>
+    : std::true_type {};
+
+/// Why the backend cannot take this call's periodic / mirror sides ("" when
+/// it can, or when every side is fixed): a backend that takes boundary rules
+/// may still refuse some combinations (Backend::boundary_refusal(policy, stencil)).
+template <class Backend, class Policy, class Stencil>
+std::string boundary_refusal(const Policy& policy, const Stencil& stencil) {
+  if (policy.boundaries().all_fixed()) return "";
+  if constexpr (!backend_takes_boundary_rules<Backend>::value) {
+    return "the EBISU kernels here take fixed frames only";
+  } else if constexpr (backend_may_refuse_boundaries<Backend, Policy, Stencil>::value) {
+    return Backend::boundary_refusal(policy, stencil);
+  } else {
+    return "";
+  }
+}
 
 }  // namespace Impl
 }  // namespace EbisuKokkos

@@ -18,9 +18,12 @@
 // rows are prefetched 3 rows ahead with cp.async into a per-thread ring. The
 // fast axis uses overlapped halos (a tile yields TW - 2 t R valid columns);
 // the grid is persistent: SMs x blocks-per-SM blocks, each streaming an equal
-// run of the strip-major list of rows.
+// run of the strip-major list of rows. Periodic and mirror sides act in the
+// loads only (AxisRules): a tile reaching such a side loads the cells beyond
+// it through the rule and computes them like its other halo cells.
 // The plan (depth, tile, grid) comes from performance_model_2d.
 
+#include <ebisu_kokkos/impl/boundary.hpp>
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
 #include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
@@ -224,6 +227,7 @@ struct Geometry {
   int ns, nf;                   // extents along the slow and the fast axis
   int strips, strip_w;          // output columns per strip
   long rows_per_block;          // run length in the strip-major row list
+  AxisRules slow, fast;         // boundary rules of the two axes
 };
 
 // T: the depth (time steps per launch) of this instantiation.
@@ -270,15 +274,18 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
     const int out0 = strip * g.strip_w;
     const int out1 = out0 + g.strip_w < g.nf ? out0 + g.strip_w : g.nf;
     const int gx0 = out0 - T * R + m * CX;  // global column of this thread's column 0
-    const int y_start = seg0 - T * R > 0 ? seg0 - T * R : 0;
-    const int y_end = seg1 + T * R < g.ns ? seg1 + T * R : g.ns;
+    // Rows and columns beyond a fixed side are not loaded (the frame keeps its value).
+    const int y_start = seg0 - T * R > 0 || g.slow.lo != Boundary::fixed ? seg0 - T * R : 0;
+    const int y_end = seg1 + T * R < g.ns || g.slow.hi != Boundary::fixed ? seg1 + T * R : g.ns;
 
     bool col_in[CX], col_bnd[CX], col_out[CX];
+    int col_src[CX];  // the column each of this thread's columns loads
 #pragma unroll
     for (int j = 0; j < CX; ++j) {
       const int x = gx0 + j;
-      col_in[j] = x >= 0 && x < g.nf;
-      col_bnd[j] = x < R || x >= g.nf - R;
+      col_in[j] = g.fast.loadable(x);
+      col_src[j] = col_in[j] ? g.fast.source(x) : 0;
+      col_bnd[j] = g.fast.frame(x);
       col_out[j] = x >= out0 && x < out1;
     }
 
@@ -296,13 +303,13 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
         for (int d = 0; d < W; ++d) win[s][j][d] = Scalar(0);
       }
 
-    const Scalar* src_col = src + gx0;
     auto ring_at = [&](int slot, int j) { return ring + (slot * CX + j) * nthreads + m; };
     auto request_row = [&](int y, int slot) {
+      const Scalar* src_row = src + static_cast<long>(y < y_end ? g.slow.source(y) : 0) * g.src_stride;
 #pragma unroll
       for (int j = 0; j < CX; ++j) {
         const bool valid = y < y_end && col_in[j];
-        async_copy_or_zero(ring_at(slot, j), valid ? src_col + static_cast<long>(y) * g.src_stride + j : src, valid);
+        async_copy_or_zero(ring_at(slot, j), valid ? src_row + col_src[j] : src, valid);
       }
       async_commit();
     };
@@ -368,9 +375,8 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
         constexpr int s = decltype(S_)::value + 1;  // 1 .. T
         // Always computed (no branch: all stages of the row interleave);
         // rows outside a stage's useful range only feed rows never stored.
-        // Row c is a boundary row when c < R or c >= ns - R.
         const int c = y_start + it - s * (R + 1);
-        const bool row_bnd = static_cast<unsigned>(c - R) >= static_cast<unsigned>(g.ns - 2 * R);
+        const bool row_bnd = g.slow.frame(c);
         static_for<CX>([&](auto J_) {
           constexpr int j = decltype(J_)::value;
           Scalar v;
@@ -592,6 +598,8 @@ struct SmTiling2D {
       g.strips = p.strips;
       g.strip_w = p.strip_width;
       g.rows_per_block = p.rows_per_block;
+      g.slow = axis_rules(u, policy.boundaries(), slow_is_0 ? 0 : 1, R);
+      g.fast = axis_rules(u, policy.boundaries(), slow_is_0 ? 1 : 0, R);
       auto go = [&](auto kernel) {
         EBISU_CUDA_CHECK(cudaFuncSetAttribute(kernel.function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               static_cast<int>(p.smem_bytes)),

@@ -25,9 +25,11 @@
 // persistent (SMs x blocks per SM); every block streams an equal run of the
 // tile-major list of (tile, plane) pairs. Depth and tile shape are compile
 // time (performance_model_3d.hpp: Sm3dShape / sm_tile_shape_3d); the plan
-// (depth) comes from choose_plan_3d_sm. Cells within R of any face keep their
-// values (Dirichlet).
+// (depth) comes from choose_plan_3d_sm. Cells within R of a fixed face keep
+// their values (Dirichlet); beyond a periodic or mirror face a tile loads the
+// cells through the rule (AxisRules) and computes them like its halo cells.
 
+#include <ebisu_kokkos/impl/boundary.hpp>
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
 #include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
@@ -166,6 +168,7 @@ struct Geometry {
   int plane;           // queue plane size (elements)
   long total;          // tiles * nz
   long per_block;      // run length in the tile-major (tile, plane) list
+  AxisRules x, y, z;   // boundary rules
 };
 
 template <class Tr, class Eval, class Scalar, int R, int K, int T, bool Right>
@@ -216,19 +219,22 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
     const int outx0 = tix * g.ox, outy0 = tiy * g.oy;
     const int gx = outx0 - T * R + lx;
     const int gy0 = outy0 - T * R + ly * CY;
-    const bool x_in = gx >= 0 && gx < g.nx;
-    const bool x_bnd = gx < R || gx >= g.nx - R;
+    const bool x_in = g.x.loadable(gx);
+    const bool x_bnd = g.x.frame(gx);
     const bool x_out = gx >= outx0 && gx < outx0 + g.ox && gx < g.nx;
     bool y_in[CY], bnd[CY], out_ok[CY];
+    long col[CY];  // offset of the (x, y) column each cell loads
 #pragma unroll
     for (int j = 0; j < CY; ++j) {
       const int y = gy0 + j;
-      y_in[j] = y >= 0 && y < g.ny;
-      bnd[j] = x_bnd || y < R || y >= g.ny - R;
+      y_in[j] = g.y.loadable(y);
+      col[j] = x_in && y_in[j] ? static_cast<long>(g.x.source(gx)) * g.ssx + static_cast<long>(g.y.source(y)) * g.ssy : 0;
+      bnd[j] = x_bnd || g.y.frame(y);
       out_ok[j] = x_out && y >= outy0 && y < outy0 + g.oy && y < g.ny;
     }
-    const int z_start = seg0 - T * R > 0 ? seg0 - T * R : 0;
-    const int z_end = seg1 + T * R < g.nz ? seg1 + T * R : g.nz;
+    // Planes beyond a fixed face are not loaded (the frame keeps its value).
+    const int z_start = seg0 - T * R > 0 || g.z.lo != Boundary::fixed ? seg0 - T * R : 0;
+    const int z_end = seg1 + T * R < g.nz || g.z.hi != Boundary::fixed ? seg1 + T * R : g.nz;
 
     Scalar win[T][CY][W];
     Scalar acc[T][CY];  // partial sums: the own-column part of the next output plane of each level
@@ -241,13 +247,13 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
         for (int d = 0; d < W; ++d) win[s][j][d] = Scalar(0);
       }
 
-    const long col = static_cast<long>(gx) * g.ssx + static_cast<long>(gy0) * g.ssy;
     auto ring_at = [&](int slot, int j) { return ring + (slot * CY + j) * sm3d_threads + tid; };
     auto request = [&](int z, int slot) {
+      const Scalar* src_plane = src + static_cast<long>(z < z_end ? g.z.source(z) : 0) * g.ssz;
 #pragma unroll
       for (int j = 0; j < CY; ++j) {
         const bool valid = z < z_end && x_in && y_in[j];
-        async_copy_or_zero(ring_at(slot, j), valid ? src + col + j * g.ssy + static_cast<long>(z) * g.ssz : src, valid);
+        async_copy_or_zero(ring_at(slot, j), valid ? src_plane + col[j] : src, valid);
       }
       async_commit();
     };
@@ -314,7 +320,7 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
       static_for<T>([&](auto S_) {
         constexpr int s = decltype(S_)::value + 1;  // 1 .. T
         const int c = z_start + it - s * (R + 1);
-        const bool z_bnd = c < R || c >= g.nz - R;
+        const bool z_bnd = g.z.frame(c);
         const Scalar* q = smem + (s - 1) * queue_stride + (PS ? raw_base : base);
         static_for<CY>([&](auto J_) {
           constexpr int j = decltype(J_)::value;
@@ -514,6 +520,9 @@ struct SmTiling3D {
       g.nx = static_cast<int>(nx);
       g.ny = static_cast<int>(ny);
       g.nz = static_cast<int>(nz);
+      g.x = axis_rules(u, policy.boundaries(), ix, R);
+      g.y = axis_rules(u, policy.boundaries(), 1, R);
+      g.z = axis_rules(u, policy.boundaries(), iz, R);
       g.ox = sh.tile_x - 2 * d * R;
       g.oy = sh.tile_y - 2 * d * R;
       g.tiles_x = static_cast<int>((nx + g.ox - 1) / g.ox);

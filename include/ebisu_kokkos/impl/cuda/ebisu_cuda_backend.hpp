@@ -41,10 +41,27 @@ template <class Stencil, class ViewType>
 struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kernels_support<Stencil, ViewType>>> {
   static constexpr bool available = true;
   static constexpr int rank = view_rank<ViewType>;
+  // Periodic and mirror sides act in the kernels' loads (AxisRules).
+  static constexpr bool takes_boundary_rules = true;
   using SmTiling = std::conditional_t<rank == 2, Cuda::SmTiling2D<Stencil, ViewType>, Cuda::SmTiling3D<Stencil, ViewType>>;
   using DeviceTiling = Cuda::DeviceTiling<Stencil, ViewType>;
   using Candidate = Cuda::Candidate;
   using Policy = StencilPolicy<Kokkos::Cuda>;
+
+  // The kernels compute the cells beyond a mirror side from the reflected
+  // field instead of refilling them every step: that is the generic path's
+  // answer only for an update that is unchanged by the reflection.
+  static std::string boundary_refusal(const Policy& policy, const Stencil& stencil) {
+    for (int a = 0; a < rank; ++a) {
+      const Boundary* side = policy.boundaries().side[a];
+      if ((side[0] == Boundary::mirror || side[1] == Boundary::mirror) && !stencil.is_mirror_symmetric(a)) {
+        return "a mirror side on index " + std::to_string(a) +
+               " needs a stencil that is mirror symmetric along it (a linear stencil with equal coefficients on "
+               "mirrored points, or a functor stencil.declare_mirror_symmetric())";
+      }
+    }
+    return "";
+  }
 
   // Every strategy's plan for one call.
   struct Plans {

@@ -26,9 +26,13 @@
 // before the next write to the same buffer.
 // Loads and stores of exchanged cells go through L2 (ld.cg / st.cg): L1 is
 // not coherent between SMs.
+// Periodic and mirror sides (AxisRules): a tile at such a side loads the
+// cells beyond it through the rule, from u and at every exchange (their
+// owners store them with their shell), and computes them like halo cells.
 // Plan (depth, tiling, threads): performance_model_device_tiling.
 
 #include <ebisu_kokkos/impl/axis_map.hpp>
+#include <ebisu_kokkos/impl/boundary.hpp>
 #include <ebisu_kokkos/impl/compat.hpp>
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
 #include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
@@ -84,6 +88,7 @@ struct Geometry {
   int steps;
   int pencils;       // computed columns (middle x fast) of the tile
   int chunks, chunk_len;  // runs per column along the slow axis, and their length
+  AxisRules rules[3];     // boundary rules (kernel axes; 2-D: the middle axis is one fixed-free cell)
 };
 
 // The neighbourhood of cell (s, m, f) of the shared tile: the centre column
@@ -163,8 +168,11 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
                            mm < g.halo[1] + own_len[1] && ff >= g.halo[2] && ff < g.halo[2] + own_len[2];
         need[k] = i < tile_cells && !(halo_only && owned);
         const int gs = org[0] + ss, gm = org[1] + mm, gf = org[2] + ff;
-        const bool in_domain = gs >= 0 && gs < g.n[0] && gm >= 0 && gm < g.n[1] && gf >= 0 && gf < g.n[2];
-        v[k] = need[k] && in_domain ? __ldcg(src + gs * stride[0] + gm * stride[1] + gf) : Scalar(0);
+        const bool loadable = g.rules[0].loadable(gs) && g.rules[1].loadable(gm) && g.rules[2].loadable(gf);
+        v[k] = need[k] && loadable ? __ldcg(src + static_cast<long>(g.rules[0].source(gs)) * stride[0] +
+                                            static_cast<long>(g.rules[1].source(gm)) * stride[1] +
+                                            g.rules[2].source(gf))
+                                   : Scalar(0);
       }
 #pragma unroll
       for (int k = 0; k < kLoadsInFlight; ++k) {
@@ -205,7 +213,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
       const int s0 = R + chunk * g.chunk_len;
       const int s1 = min(s0 + g.chunk_len, Ls - R);
       const int gf = org[2] + f, gm = org[1] + m;
-      const bool column_interior = gf >= R && gf < g.n[2] - R && gm >= Rm && gm < g.n[1] - Rm;
+      const bool column_interior = !g.rules[2].frame(gf) && !g.rules[1].frame(gm);
       const Scalar* col = in + m * Lf + f;
       Scalar* dst = out + m * Lf + f;
       Scalar w[W];
@@ -218,8 +226,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
         w[W - 1] = col[(s + R) * ps];
         const TileAccessor<Map, R, Scalar> at{w, col + s * ps, ps, Lf};
         const Scalar v = eval(at);
-        const int gs = org[0] + s;
-        dst[s * ps] = column_interior && gs >= R && gs < g.n[0] - R ? v : w[R];
+        dst[s * ps] = column_interior && !g.rules[0].frame(org[0] + s) ? v : w[R];
       }
     }
     tile = out;
@@ -341,6 +348,10 @@ struct DeviceTiling {
       g.tiles[a] = p.tiles[a];
       g.local[a] = p.local[a];
       g.halo[a] = p.halo[a];
+    }
+    for (int a = 0; a < 3; ++a) {
+      const int v = Map::view_index(a);
+      g.rules[a] = v < 0 ? AxisRules(1, Boundary::fixed, Boundary::fixed, 0) : axis_rules(u, policy.boundaries(), v, R);
     }
     for (int a = 0; a < 2; ++a) {
       const int v = Map::view_index(a);

@@ -95,7 +95,8 @@ std::string measured_choice_key(const StencilPolicy<Kokkos::Cuda>& policy, const
   for (int a = 0; a < static_cast<int>(ViewType::rank); ++a) key += std::to_string(u.extent(a)) + "x";
   key += "|" + std::to_string(policy.steps()) + "|" + to_string(policy.backend()) + "|" +
          std::to_string(k.temporal_depth) + "," + std::to_string(k.tile_width) + "," + std::to_string(k.tile_height) +
-         "," + std::to_string(k.threads) + "," + std::to_string(k.generic_cells_per_item);
+         "," + std::to_string(k.threads) + "," + std::to_string(k.generic_cells_per_item) + "|";
+  for (const auto& axis : policy.boundaries().side) key += std::string(to_string(axis[0])) + to_string(axis[1]);
   return key;
 }
 
