@@ -67,7 +67,8 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
     inner_total *= std::max(0, p.own[a] - 2 * p.halo[a]);
   }
   p.blocks = p.tiles[0] * p.tiles[1] * p.tiles[2];
-  p.smem_bytes = 2 * local_total * s.scalar_bytes;  // two copies: each step reads one, writes the other
+  // Two copies (each step reads one, writes the other), and one tile per read-only field.
+  p.smem_bytes = (2L + lim.field_tiles) * local_total * s.scalar_bytes;
   const int max_blocks = lim.max_blocks > 0 ? lim.max_blocks : dev.sm_count;
   if (p.blocks > max_blocks) {
     p.why_not = "more tiles than co-resident blocks";
@@ -113,7 +114,8 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   p.t_exchange_s = (sync_us + kExchangeLatencyUs) * 1e-6 + (shell + halo) * s.scalar_bytes / l2_per_sm;
   // The first load and the last store stream the whole domain through DRAM.
   const double domain_bytes = static_cast<double>(n[0]) * n[1] * n[2] * s.scalar_bytes;
-  p.t_edges_s = kLaunchUs * 1e-6 + domain_bytes * (1.0 + p.redundancy) / (dev.dram_bandwidth_gbs * 1e9);
+  p.t_edges_s = kLaunchUs * 1e-6 +
+                domain_bytes * (1.0 + (1 + lim.field_tiles) * p.redundancy) / (dev.dram_bandwidth_gbs * 1e9);
 
   const long rounds = ceil_div(steps, depth);
   p.predicted_seconds = steps * p.t_step_s + (rounds - 1) * p.t_exchange_s + p.t_edges_s;

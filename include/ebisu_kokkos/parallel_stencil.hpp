@@ -73,17 +73,30 @@ StencilOutcome dispatch_stencil(const std::string& label, const StencilPolicy<Ex
     invalid(label, "Backend::ebisu was requested with periodic or mirror sides it cannot run: " + rules_refused +
                        " (Backend::automatic or generic run them on the generic path)");
   }
-  // Read-only fields run on the generic path only so far (docs/design-fields-boundaries-state.md).
-  if (policy.backend() == Backend::ebisu && has_fields) {
+  // Read-only fields go to the EBISU backend where it takes them (EbisuBackend::takes_fields:
+  // the CUDA kernels' device tiling; docs/design-fields-boundaries-state.md).
+  constexpr bool ebisu_takes_fields = backend_takes_fields<Ebisu>::value;
+  if (policy.backend() == Backend::ebisu && has_fields && !ebisu_takes_fields) {
     invalid(label,
-            "Backend::ebisu was requested with read-only fields, which the EBISU kernels do not support yet "
-            "(Backend::automatic or generic run them on the generic path)");
+            "Backend::ebisu was requested with read-only fields, which the EBISU kernels of this execution space "
+            "do not support yet (Backend::automatic or generic run them on the generic path)");
   }
   StencilOutcome outcome;
   Kokkos::Profiling::pushRegion("EbisuKokkos::parallel_stencil::" + label);
   if constexpr (has_fields) {
-    outcome = run_generic(label, policy, stencil, u_view, scratch_view, bound_fields);
-    if (policy.backend() == Backend::automatic) outcome.report.plan += " (read-only fields: generic path only so far)";
+    if constexpr (Ebisu::available && ebisu_takes_fields) {
+      if (policy.backend() != Backend::generic && rules_ok) {
+        outcome = Ebisu::run(label, policy, stencil, u_view, scratch_view, bound_fields);
+      } else {
+        outcome = run_generic(label, policy, stencil, u_view, scratch_view, bound_fields);
+        if (policy.backend() == Backend::automatic) outcome.report.plan += " (periodic/mirror sides: " + rules_refused + ")";
+      }
+    } else {
+      outcome = run_generic(label, policy, stencil, u_view, scratch_view, bound_fields);
+      if (policy.backend() == Backend::automatic) {
+        outcome.report.plan += " (read-only fields: the EBISU kernels here do not read them yet)";
+      }
+    }
   } else if constexpr (Ebisu::available) {
     if (policy.backend() != Backend::generic && rules_ok) {
       outcome = Ebisu::run(label, policy, stencil, u_view, scratch_view);

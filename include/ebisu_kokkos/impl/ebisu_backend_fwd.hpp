@@ -44,6 +44,15 @@ template <class Backend>
 struct backend_takes_boundary_rules<Backend, std::void_t<decltype(Backend::takes_boundary_rules)>>
     : std::bool_constant<Backend::takes_boundary_rules> {};
 
+/// Reads Backend::takes_fields (run() has an overload taking FieldViews);
+/// false when a specialization does not declare the member.
+template <class Backend, class Enable = void>
+struct backend_takes_fields : std::false_type {};
+
+template <class Backend>
+struct backend_takes_fields<Backend, std::void_t<decltype(Backend::takes_fields)>>
+    : std::bool_constant<Backend::takes_fields> {};
+
 template <class Backend, class Policy, class Stencil, class Enable = void>
 struct backend_may_refuse_boundaries : std::false_type {};
 

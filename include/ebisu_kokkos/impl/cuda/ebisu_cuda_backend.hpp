@@ -9,7 +9,9 @@
 // path (launch-bound tiny domains, single steps). A forced strategy runs if it
 // can and otherwise falls back, saying why. Strategy::automatic ranks the
 // plans by the model and, where the model cannot tell the best two apart,
-// by timing them (measured_choice.hpp). Included only by nvcc-compiled code.
+// by timing them (measured_choice.hpp). Read-only fields (FieldViews) go to
+// device tiling and the generic path (SM tiling does not stream them yet).
+// Included only by nvcc-compiled code.
 
 #include <ebisu_kokkos/impl/compat.hpp>
 #include <ebisu_kokkos/impl/cuda/ebisu_2d.hpp>
@@ -21,7 +23,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
+#include <typeinfo>
 #include <type_traits>
 #include <vector>
 
@@ -43,8 +47,11 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   static constexpr int rank = view_rank<ViewType>;
   // Periodic and mirror sides act in the kernels' loads (AxisRules).
   static constexpr bool takes_boundary_rules = true;
+  // run() with FieldViews: device tiling keeps the fields on chip; SM tiling does not read them yet.
+  static constexpr bool takes_fields = true;
+  template <class FieldSet>
+  using DeviceTilingOf = typename Cuda::DeviceTilingFor<Stencil, ViewType, FieldSet>::type;
   using SmTiling = std::conditional_t<rank == 2, Cuda::SmTiling2D<Stencil, ViewType>, Cuda::SmTiling3D<Stencil, ViewType>>;
-  using DeviceTiling = Cuda::DeviceTiling<Stencil, ViewType>;
   using Candidate = Cuda::Candidate;
   using Policy = StencilPolicy<Kokkos::Cuda>;
 
@@ -70,13 +77,25 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     double generic_seconds = 0;
   };
 
+  template <class FieldSet>
   static Plans plan_all(const Policy& policy, const ViewType& u, bool with_device) {
     Plans p;
-    p.sm = SmTiling::plan(policy, u);
+    if constexpr (FieldSet::size == 0) {
+      p.sm = SmTiling::plan(policy, u);
+    } else {
+      p.sm.why_not = "SM tiling does not read fields yet";
+    }
     p.device.why_not = "not considered";
-    if (with_device) p.device = DeviceTiling::plan(policy, u);
-    p.generic_seconds = SmTiling::generic_seconds(policy, u);
+    if (with_device) p.device = DeviceTilingOf<FieldSet>::plan(policy, u);
+    // The generic step is memory-bound: each field adds one read per cell to the state's read and write.
+    p.generic_seconds = SmTiling::generic_seconds(policy, u) * (2.0 + FieldSet::size) / 2.0;
     return p;
+  }
+
+  static double interior_cells(const ViewType& u) {
+    double cells = 1;
+    for (int a = 0; a < rank; ++a) cells *= static_cast<double>(u.extent(a)) - 2 * Stencil::radius;
+    return cells;
   }
 
   // The generic path's own choice of cells per work item first, then the
@@ -109,18 +128,25 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     return c;
   }
 
+  template <class FieldSet>
   static StencilOutcome run_candidate(Candidate c, const std::string& label, const Policy& policy,
                                       const Stencil& stencil, const ViewType& u, const ViewType& scratch,
-                                      const Plans& p) {
+                                      const Plans& p, const FieldSet& fields) {
     switch (c) {
-      case Candidate::device_tiling: return DeviceTiling::run(label, policy, stencil, u, scratch, p.device);
-      case Candidate::sm_tiling: return SmTiling::run(label, policy, stencil, u, scratch, p.sm);
+      case Candidate::device_tiling:
+        return DeviceTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.device, fields);
+      case Candidate::sm_tiling:
+        if constexpr (FieldSet::size == 0) {
+          return SmTiling::run(label, policy, stencil, u, scratch, p.sm);
+        } else {
+          throw std::logic_error("EbisuKokkos: SM tiling chosen for a call with fields");
+        }
       case Candidate::generic_1cell:
       case Candidate::generic_4cells: break;
     }
     Policy generic_policy = policy;
     generic_policy.set_generic_cells_per_item(c == Candidate::generic_4cells ? kCoarseCells : 1);
-    StencilOutcome generic = run_generic(label, generic_policy, stencil, u, scratch);
+    StencilOutcome generic = run_generic(label, generic_policy, stencil, u, scratch, fields);
     generic.report.plan = "generic (" + generic.report.plan + ")";
     return generic;
   }
@@ -138,9 +164,10 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
 
   // Strategy::automatic: the model's best, or the measured best of the close
   // candidates; the reason goes into the report.
+  template <class FieldSet>
   static Candidate choose(const std::string& label, const Policy& policy, const Stencil& stencil, const ViewType& u,
-                          const ViewType& scratch, const std::vector<Cuda::CandidatePlan>& ranked,
-                          std::string& why) {
+                          const ViewType& scratch, const FieldSet& fields,
+                          const std::vector<Cuda::CandidatePlan>& ranked, std::string& why) {
     const Selection selection = policy.knobs().selection;
     std::vector<Cuda::CandidatePlan> close;
     for (const auto& c : ranked) {
@@ -150,7 +177,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     }
     if (selection == Selection::model || close.size() < 2) return ranked.front().candidate;
 
-    const std::string key = Cuda::measured_choice_key<Stencil>(policy, u);
+    const std::string key = Cuda::measured_choice_key<Stencil>(policy, u) + "|" + typeid(FieldSet).name();
     Cuda::MeasuredChoice measured;
     if (Cuda::MeasuredChoiceCache::find(key, measured)) {
       why = "measured choice (cached for the process; " + measured.summary + ")";
@@ -164,7 +191,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     // Timing runs over at most kMeasureMinSteps.. steps, re-planned for that count.
     const int steps = Cuda::measurement_steps(policy.steps(), ranked.front().predicted_seconds);
     const Policy timed = policy.with_steps(steps);
-    const Plans timed_plans = plan_all(timed, u, true);
+    const Plans timed_plans = plan_all<FieldSet>(timed, u, true);
     std::vector<Cuda::CandidatePlan> timed_candidates;
     for (const auto& c : ranked_candidates(timed, u, timed_plans)) {
       for (const auto& k : close)
@@ -174,7 +201,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     Kokkos::Profiling::pushRegion("EbisuKokkos::measured_choice::" + label);
     measured = Cuda::measure_candidates(policy.space(), u, scratch, timed_candidates, steps,
                                         [&](Candidate c, const ViewType& a, const ViewType& b) {
-                                          run_candidate(c, label, timed, stencil, a, b, timed_plans);
+                                          run_candidate(c, label, timed, stencil, a, b, timed_plans, fields);
                                         });
     Kokkos::Profiling::popRegion();
     Cuda::MeasuredChoiceCache::store(key, measured);
@@ -184,6 +211,13 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
 
   static StencilOutcome run(const std::string& label, const Policy& policy, const Stencil& stencil,
                             const ViewType& u, const ViewType& scratch) {
+    return run(label, policy, stencil, u, scratch, NoFields{});
+  }
+
+  /// fields: the call's read-only fields (FieldViews of ViewType::const_type), or NoFields.
+  template <class FieldSet>
+  static StencilOutcome run(const std::string& label, const Policy& policy, const Stencil& stencil,
+                            const ViewType& u, const ViewType& scratch, const FieldSet& fields) {
     if (policy.steps() == 0) {
       StencilOutcome none;
       none.report.backend = Backend::ebisu;
@@ -196,16 +230,16 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     const Strategy wanted = policy.knobs().strategy;
     const bool consider_device = wanted == Strategy::device_tiling ||
                                  (wanted == Strategy::automatic && Cuda::device_tiling::kAutomaticConsidersDeviceTiling);
-    const Plans plans = plan_all(policy, u, consider_device);
+    const Plans plans = plan_all<FieldSet>(policy, u, consider_device);
 
     if (wanted == Strategy::device_tiling && plans.device.valid) {
-      return run_candidate(Candidate::device_tiling, label, policy, stencil, u, scratch, plans);
+      return run_candidate(Candidate::device_tiling, label, policy, stencil, u, scratch, plans, fields);
     }
     if (wanted != Strategy::automatic) {
       // Forced SM tiling, or forced device tiling that cannot run: SM tiling,
       // or the generic path where no SM tiling fits either.
       const Candidate c = plans.sm.valid ? Candidate::sm_tiling : generic_forms(policy, u).front();
-      StencilOutcome outcome = run_candidate(c, label, policy, stencil, u, scratch, plans);
+      StencilOutcome outcome = run_candidate(c, label, policy, stencil, u, scratch, plans, fields);
       if (!plans.sm.valid) outcome.report.plan += "; SM tiling not possible (" + plans.sm.why_not + ")";
       if (wanted == Strategy::device_tiling) {
         outcome.report.plan = "device tiling not possible (" + plans.device.why_not + "); " + outcome.report.plan;
@@ -215,9 +249,9 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
 
     const std::vector<Cuda::CandidatePlan> ranked = ranked_candidates(policy, u, plans);
     std::string why = "model choice";
-    const Candidate chosen = choose(label, policy, stencil, u, scratch, ranked, why);
-    StencilOutcome outcome = run_candidate(chosen, label, policy, stencil, u, scratch, plans);
-    const double cells = plans.sm.interior_cells * policy.steps();
+    const Candidate chosen = choose(label, policy, stencil, u, scratch, fields, ranked, why);
+    StencilOutcome outcome = run_candidate(chosen, label, policy, stencil, u, scratch, plans, fields);
+    const double cells = interior_cells(u) * policy.steps();
     outcome.report.plan += "; " + predictions(ranked, cells) + "; " + why;
     return outcome;
   }

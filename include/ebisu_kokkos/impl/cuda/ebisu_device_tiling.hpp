@@ -29,6 +29,9 @@
 // Periodic and mirror sides (AxisRules): a tile at such a side loads the
 // cells beyond it through the rule, from u and at every exchange (their
 // owners store them with their shell), and computes them like halo cells.
+// Read-only fields: each has one more tile in shared memory, loaded once with
+// the state's first load (halo included, through the same rules) and never
+// exchanged; the stencil reads them through FieldTileAccessor.
 // Plan (depth, tiling, threads): performance_model_device_tiling.
 
 #include <ebisu_kokkos/impl/axis_map.hpp>
@@ -38,6 +41,8 @@
 #include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
+#include <ebisu_kokkos/impl/fields.hpp>
+#include <ebisu_kokkos/impl/offsets.hpp>
 #include <ebisu_kokkos/impl/performance_model_device_tiling.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
@@ -49,6 +54,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace EbisuKokkos {
 namespace Impl {
@@ -75,6 +81,13 @@ constexpr double smem_accesses_per_cell() {
   }
   return off + 2.0;
 }
+
+// Where the read-only fields come from (global memory, kernel-axis strides as for u).
+template <class Scalar, int NF>
+struct FieldSources {
+  const Scalar* data[NF > 0 ? NF : 1];
+  long stride[NF > 0 ? NF : 1][2];
+};
 
 struct Geometry {
   int n[3];          // global extents (kernel axes)
@@ -113,15 +126,39 @@ struct TileAccessor {
   }
 };
 
-template <class Map, int R, class Eval, class Scalar>
+// A read-only field's neighbourhood of the same cell, from its shared tile.
+template <class Map, class Scalar>
+struct FieldTileAccessor {
+  const Scalar* cell;
+  int pitch_s, pitch_m;
+
+  template <int D0, int D1, int D2>
+  __device__ __forceinline__ Scalar get() const {
+    return cell[Map::template ds<D0, D1, D2> * pitch_s + Map::template dm<D0, D1, D2> * pitch_m +
+                Map::template df<D0, D1, D2>];
+  }
+};
+
+// eval(state, field 0, ..., field NF-1) at tile offset `at_cell`.
+template <class Map, class Eval, class Accessor, class Scalar, std::size_t... K>
+__device__ __forceinline__ Scalar evaluate(const Eval& eval, const Accessor& at, const Scalar* field_tiles,
+                                           int tile_cells, int at_cell, int pitch_s, int pitch_m,
+                                           std::index_sequence<K...>) {
+  return eval(at, FieldTileAccessor<Map, Scalar>{field_tiles + static_cast<int>(K) * tile_cells + at_cell, pitch_s,
+                                                 pitch_m}...);
+}
+
+template <class Map, int R, class Eval, class Scalar, int NF>
 __global__ void __launch_bounds__(kMaxThreads, 1)
-    device_tiling_kernel(const Eval eval, Scalar* __restrict__ u, Scalar* __restrict__ x, const Geometry g) {
+    device_tiling_kernel(const Eval eval, Scalar* __restrict__ u, Scalar* __restrict__ x,
+                         const FieldSources<Scalar, NF> fields, const Geometry g) {
   constexpr int W = 2 * R + 1;
   constexpr bool has_mid = Map::rank == 3;
   extern __shared__ __align__(16) unsigned char device_tiling_smem[];
   Scalar* const tiles_smem = reinterpret_cast<Scalar*>(device_tiling_smem);
   const int tile_cells = g.local[0] * g.local[1] * g.local[2];
   Scalar* tile = tiles_smem;  // the copy that holds the current time level
+  Scalar* const field_tiles = tiles_smem + 2 * tile_cells;  // one tile per read-only field
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
 
@@ -150,12 +187,11 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   // axis), kLoadsInFlight loads issued before their values are stored: the
   // exchange is latency-bound, and a load-then-store loop would wait one L2
   // round trip per cell (v2 measured ~6 us per exchange that way).
-  // halo_only: only the cells outside the owned box. both: the first load
-  // fills the second copy too, so that the cells no step writes (the outer
-  // radius ring) hold finite values in either copy.
-  auto load = [&](const Scalar* src, const long (&stride)[2], bool halo_only, bool both) {
+  // halo_only: only the cells outside the owned box. also (if not null): the
+  // first load fills the second copy too, so that the cells no step writes
+  // (the outer radius ring) hold finite values in either copy.
+  auto load = [&](const Scalar* src, const long (&stride)[2], bool halo_only, Scalar* to, Scalar* also) {
     constexpr int kLoadsInFlight = 4;
-    Scalar* other = tile == tiles_smem ? tiles_smem + tile_cells : tiles_smem;
     for (int base = t; base < tile_cells; base += kLoadsInFlight * blockDim.x) {
       Scalar v[kLoadsInFlight];
       bool need[kLoadsInFlight];
@@ -178,8 +214,8 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
       for (int k = 0; k < kLoadsInFlight; ++k) {
         const int i = base + k * blockDim.x;
         if (need[k]) {
-          tile[i] = v[k];
-          if (both) other[i] = v[k];
+          to[i] = v[k];
+          if (also != nullptr) also[i] = v[k];
         }
       }
     }
@@ -225,7 +261,8 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
         for (int d = 0; d < W - 1; ++d) w[d] = w[d + 1];
         w[W - 1] = col[(s + R) * ps];
         const TileAccessor<Map, R, Scalar> at{w, col + s * ps, ps, Lf};
-        const Scalar v = eval(at);
+        const Scalar v = evaluate<Map>(eval, at, field_tiles, tile_cells, m * Lf + f + s * ps, ps, Lf,
+                                       std::make_index_sequence<NF>{});
         dst[s * ps] = column_interior && !g.rules[0].frame(org[0] + s) ? v : w[R];
       }
     }
@@ -233,7 +270,8 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     __syncthreads();
   };
 
-  load(u, g.u_stride, false, true);
+  load(u, g.u_stride, false, tile, tiles_smem + tile_cells);
+  for (int k = 0; k < NF; ++k) load(fields.data[k], fields.stride[k], false, field_tiles + k * tile_cells, nullptr);
   __syncthreads();
   int done = 0, exchanges = 0;
   while (true) {
@@ -244,7 +282,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     const bool to_x = exchanges % 2 == 0;  // exchange e uses x when e is even, u when odd
     store(to_x ? x : u, to_x ? g.x_stride : g.u_stride, true);
     grid.sync();
-    load(to_x ? x : u, to_x ? g.x_stride : g.u_stride, true, false);
+    load(to_x ? x : u, to_x ? g.x_stride : g.u_stride, true, tile, nullptr);
     __syncthreads();
     ++exchanges;
   }
@@ -262,17 +300,19 @@ inline bool final_in_scratch(int steps, int depth) {
 
 }  // namespace device_tiling
 
-/// The device-tiling strategy for one (stencil, View type): its plan and its run.
-template <class Stencil, class ViewType>
+/// The device-tiling strategy for one (stencil, View type, read-only field
+/// kinds): its plan and its run.
+template <class Stencil, class ViewType, class... FieldKinds>
 struct DeviceTiling {
   using Scalar = typename ViewType::non_const_value_type;
   static constexpr int rank = view_rank<ViewType>;
   static constexpr bool right = std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>;
   using Map = AxisMap<rank, right>;
-  using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
+  using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar, FieldKinds...>());
   static constexpr int R = Stencil::radius;
+  static constexpr int NF = static_cast<int>(sizeof...(FieldKinds));
 
-  static auto function() { return &device_tiling::device_tiling_kernel<Map, R, Eval, Scalar>; }
+  static auto function() { return &device_tiling::device_tiling_kernel<Map, R, Eval, Scalar, NF>; }
 
   static void extents(const ViewType& u, long (&n)[3]) { kernel_extents<Map>(u, n); }
 
@@ -300,7 +340,10 @@ struct DeviceTiling {
     lim.max_threads = attr.maxThreadsPerBlock < device_tiling::kMaxThreads ? attr.maxThreadsPerBlock / 32 * 32
                                                                              : device_tiling::kMaxThreads;
     lim.max_blocks = dev.sm_count;
-    lim.smem_accesses_per_cell = device_tiling::smem_accesses_per_cell<Stencil, Map>();
+    // A field read over the footprint may touch its whole box (what the functor does not read, the compiler drops).
+    lim.smem_accesses_per_cell = device_tiling::smem_accesses_per_cell<Stencil, Map>() +
+                                 (0.0 + ... + (FieldKinds::centre_only ? 1.0 : static_cast<double>(Box<rank, R>::size)));
+    lim.field_tiles = NF;
     PlanDT p = choose_plan_device_tiling(dev, sm, n, policy.steps(), policy.knobs(), lim);
     if (p.valid) {
       // Every block must be resident at once (cooperative launch).
@@ -321,8 +364,12 @@ struct DeviceTiling {
     return p;
   }
 
+  /// fields: FieldViews of FieldKinds (NoFields when there are none).
+  template <class FieldSet = NoFields>
   static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
-                            const Stencil& stencil, const ViewType& u, const ViewType& scratch, const PlanDT& p) {
+                            const Stencil& stencil, const ViewType& u, const ViewType& scratch, const PlanDT& p,
+                            const FieldSet& fields = FieldSet{}) {
+    static_assert(FieldSet::size == NF, "EbisuKokkos: DeviceTiling run with another set of fields than planned");
     StencilOutcome outcome;
     StencilReport& report = outcome.report;
     report.backend = Backend::ebisu;
@@ -364,10 +411,22 @@ struct DeviceTiling {
     g.chunks = p.chunks;
     g.chunk_len = p.chunk_len;
 
-    const Eval eval = stencil.template bind<Scalar>();
+    device_tiling::FieldSources<Scalar, NF> sources{};
+    if constexpr (NF > 0) {
+      for (int k = 0; k < NF; ++k) {
+        sources.data[k] = fields.views[k].data();
+        for (int a = 0; a < 2; ++a) {
+          const int v = Map::view_index(a);
+          sources.stride[k][a] = v < 0 ? 0 : static_cast<long>(fields.views[k].stride(v));
+        }
+      }
+      report.plan += "; " + std::to_string(NF) + " read-only field tile(s) in shared memory";
+    }
+
+    const Eval eval = stencil.template bind<Scalar, FieldKinds...>();
     Scalar* u_ptr = u.data();
     Scalar* x_ptr = scratch.data();
-    void* args[] = {const_cast<Eval*>(&eval), &u_ptr, &x_ptr, &g};
+    void* args[] = {const_cast<Eval*>(&eval), &u_ptr, &x_ptr, &sources, &g};
     Kokkos::Profiling::pushRegion("EbisuKokkos::device_tiling::" + label);
     EBISU_CUDA_CHECK(cudaFuncSetAttribute(function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(p.smem_bytes)),
@@ -380,6 +439,14 @@ struct DeviceTiling {
     outcome.result_in_scratch = device_tiling::final_in_scratch(g.steps, g.depth);
     return outcome;
   }
+};
+
+/// DeviceTiling for the field kinds of a FieldViews (NoFields: none).
+template <class Stencil, class ViewType, class FieldSet>
+struct DeviceTilingFor;
+template <class Stencil, class ViewType, class ConstView, class... Kinds>
+struct DeviceTilingFor<Stencil, ViewType, FieldViews<ConstView, Kinds...>> {
+  using type = DeviceTiling<Stencil, ViewType, Kinds...>;
 };
 
 }  // namespace Cuda

@@ -1,0 +1,125 @@
+// Read-only fields on the EBISU CUDA kernels: device tiling forced (the field
+// tiles in shared memory beside the state's two copies), against the
+// independent long-double reference with fields (support/reference.hpp):
+// ranks 2 and 3, a field read over the footprint and at radius 2, a
+// centre-only source, fixed / periodic / mirror sides (mirror with a functor
+// declared mirror symmetric), domains split over many blocks, depth knobs,
+// both layouts; the fallback of a forced SM tiling, and automatic.
+#include "category/cuda.hpp"
+#include "support/field_cases.hpp"
+
+#include <ebisu_kokkos/ebisu_kokkos.hpp>
+
+#include <cstdlib>
+
+namespace ebisu_test {
+namespace field_tests {
+
+using EbisuKokkos::Strategy;
+
+template <class Layout, class Stencil, bool... Centre>
+EbisuKokkos::StencilReport run_on_kernel(const std::string& name, const Stencil& stencil, Kinds<Centre...>,
+                                         const FieldsUpdate& update, const FieldMaker& make_fields, const Extents& n,
+                                         int steps, const Edges& edges, Strategy strategy, int depth) {
+  constexpr int rank = Stencil::rank;
+  constexpr std::size_t count = sizeof...(Centre);
+  using V = TestView<double, rank, Layout, Kokkos::Cuda>;
+  SCOPED_TRACE(name + " " + describe({n, steps}, rank) + " sides " + describe_edges(edges) + " strategy " +
+               EbisuKokkos::to_string(strategy) + " depth knob " + std::to_string(depth) +
+               (std::is_same_v<Layout, Kokkos::LayoutLeft> ? " LayoutLeft" : " LayoutRight"));
+  const Field init = random_field(n, 91u + steps);
+  const std::vector<Field> field_init = make_fields(n);
+  const Field ref = reference_run_with_fields(init, field_init, rank, Stencil::radius, update, steps, edges);
+  V u = make_view<V>("u", n), x = make_view<V>("x", n);
+  upload(u, init);
+  poison(x);
+  std::vector<V> f;
+  for (std::size_t k = 0; k < count; ++k) {
+    f.push_back(make_view<V>("field" + std::to_string(k), n));
+    upload(f[k], field_init[k]);
+  }
+  EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(steps);
+  policy.set_backend(strategy == Strategy::automatic ? EbisuKokkos::Backend::automatic : EbisuKokkos::Backend::ebisu)
+      .set_strategy(strategy)
+      .set_temporal_depth(depth);
+  for (int a = 0; a < rank; ++a) {
+    policy.set_boundary(a, EbisuKokkos::Side::low, to_boundary(edges[a][0]))
+        .set_boundary(a, EbisuKokkos::Side::high, to_boundary(edges[a][1]));
+  }
+  const EbisuKokkos::StencilReport report =
+      EbisuKokkos::parallel_stencil(name, policy, stencil, u, x, fields_argument<Centre...>(f, std::make_index_sequence<count>{}));
+  EXPECT_LE(relative_error(download(u), ref), tolerance<double>()) << report.plan;
+  for (std::size_t k = 0; k < count; ++k) EXPECT_EQ(relative_error(download(f[k]), field_init[k]), 0.0) << "field " << k;
+  if (strategy == Strategy::device_tiling && steps > 0) {
+    EXPECT_EQ(report.strategy, Strategy::device_tiling) << report.plan;
+    EXPECT_NE(report.plan.find("read-only field tile"), std::string::npos) << report.plan;
+  }
+  return report;
+}
+
+inline bool quick() { return std::getenv("EBISU_TEST_QUICK") != nullptr; }
+
+inline std::vector<Extents> sizes(int rank) {
+  if (rank == 2) return quick() ? std::vector<Extents>{{61, 97, 1}} : std::vector<Extents>{{13, 10, 1}, {301, 517, 1}};
+  return quick() ? std::vector<Extents>{{20, 17, 31}} : std::vector<Extents>{{13, 10, 7}, {45, 37, 61}};
+}
+
+inline std::vector<Edges> all_edge_sets() {
+  const Edge P = Edge::periodic, M = Edge::mirror, F = Edge::fixed;
+  return {edges_all(F), edges_all(P), edges_all(M), {{{P, P}, {M, F}, {F, M}}}};
+}
+
+// Variable-coefficient heat, conductivity over the footprint; the update is
+// symmetric under reflection (declared), so mirror sides run on the kernel too.
+template <int Rank>
+void check_variable_heat() {
+  const double dt = Rank == 2 ? 0.1 : 0.08;
+  const auto stencil = EbisuKokkos::make_stencil<Rank, 1>(VariableHeat<Rank>{dt}).declare_mirror_symmetric();
+  for (const Extents& n : sizes(Rank))
+    for (const Edges& edges : all_edge_sets()) {
+      run_on_kernel<Kokkos::LayoutRight>("variable-heat", stencil, Kinds<false>{}, variable_heat_update(Rank, dt),
+                                         random_fields(1, 1.0L), n, 13, edges, Strategy::device_tiling, 0);
+      run_on_kernel<Kokkos::LayoutLeft>("variable-heat", stencil, Kinds<false>{}, variable_heat_update(Rank, dt),
+                                        random_fields(1, 1.0L), n, 13, edges, Strategy::device_tiling, 3);
+    }
+}
+
+TEST(cuda, field_kernels_variable_heat_2d) { check_variable_heat<2>(); }
+TEST(cuda, field_kernels_variable_heat_3d) { check_variable_heat<3>(); }
+
+// A field read at radius 2 (asymmetric weights: fixed and periodic sides), and
+// a centre-only source.
+TEST(cuda, field_kernels_radius2_and_source) {
+  const auto average = EbisuKokkos::make_stencil<2, 2>(FieldWeightedAverage<2, 2>{});
+  const auto reaction = EbisuKokkos::make_stencil<3, 1>(ReactionWithSource<3, 1>{});
+  for (Edge e : {Edge::fixed, Edge::periodic}) {
+    for (int depth : {0, 2}) {
+      run_on_kernel<Kokkos::LayoutRight>("average-r2", average, Kinds<false>{}, weighted_average_update(2, 2),
+                                         random_fields(1, 1.0L), sizes(2).back(), 9, edges_all(e),
+                                         Strategy::device_tiling, depth);
+      run_on_kernel<Kokkos::LayoutLeft>("reaction", reaction, Kinds<true>{}, reaction_update(3, 1),
+                                        random_fields(1, 0.5L), sizes(3).back(), 11, edges_all(e),
+                                        Strategy::device_tiling, depth);
+    }
+  }
+}
+
+// Forced SM tiling with fields falls back (SM tiling does not stream fields
+// yet) and says so; automatic picks among device tiling and the generic path.
+TEST(cuda, field_kernels_fallback_and_automatic) {
+  const auto stencil = EbisuKokkos::make_stencil<2, 1>(VariableHeat<2>{0.1});
+  const auto sm = run_on_kernel<Kokkos::LayoutRight>("variable-heat", stencil, Kinds<false>{}, variable_heat_update(2, 0.1L),
+                                                     random_fields(1, 1.0L), {61, 97, 1}, 7,
+                                                     edges_all(Edge::periodic), Strategy::sm_tiling, 0);
+  EXPECT_NE(sm.plan.find("SM tiling does not read fields yet"), std::string::npos) << sm.plan;
+  for (int steps : {1, 40}) {
+    const auto a = run_on_kernel<Kokkos::LayoutLeft>("variable-heat", stencil, Kinds<false>{},
+                                                     variable_heat_update(2, 0.1L), random_fields(1, 1.0L),
+                                                     {256, 200, 1}, steps, edges_all(Edge::fixed),
+                                                     Strategy::automatic, 0);
+    EXPECT_NE(a.plan.find("automatic: predicted"), std::string::npos) << a.plan;
+  }
+}
+
+}  // namespace field_tests
+}  // namespace ebisu_test
