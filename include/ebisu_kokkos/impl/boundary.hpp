@@ -46,23 +46,29 @@ struct BoundaryMap {
 /// frame, beyond it, and their mirror images across a mirror side of the same
 /// axis (only reached when a tile's halo is about as wide as the domain).
 struct AxisRules {
-  static constexpr int kNoFrameLow = -(1 << 30);
-  static constexpr int kNoFrameHigh = 1 << 30;
+  static constexpr int kNoFrameLow = -(1 << 29);  // (spans below 2^31: frame() subtracts in 32 bits)
+  static constexpr int kNoFrameHigh = 1 << 29;
   int n = 1;
   Boundary lo = Boundary::fixed, hi = Boundary::fixed;
-  int frame_lo = 0, frame_hi = 1;  // cells x < frame_lo or x >= frame_hi keep their value
+  int frame_lo = 0, frame_span = 1;  // cells outside [frame_lo, frame_lo + frame_span) keep their value
 
   AxisRules() = default;
   AxisRules(int extent, Boundary low, Boundary high, int radius) : n(extent), lo(low), hi(high) {
     frame_lo = lo == Boundary::fixed ? radius
                : lo == Boundary::mirror && hi == Boundary::fixed ? -n + radius
                                                                  : kNoFrameLow;
-    frame_hi = hi == Boundary::fixed ? n - radius
-               : hi == Boundary::mirror && lo == Boundary::fixed ? 2 * n - radius
-                                                                 : kNoFrameHigh;
+    const int frame_hi = hi == Boundary::fixed ? n - radius
+                         : hi == Boundary::mirror && lo == Boundary::fixed ? 2 * n - radius
+                                                                           : kNoFrameHigh;
+    frame_span = frame_hi > frame_lo ? frame_hi - frame_lo : 0;
   }
 
-  KOKKOS_FORCEINLINE_FUNCTION bool frame(int x) const { return x < frame_lo || x >= frame_hi; }
+  /// One subtraction and one unsigned compare, as the fixed-frame test always was.
+  KOKKOS_FORCEINLINE_FUNCTION bool frame(int x) const {
+    return static_cast<unsigned>(x - frame_lo) >= static_cast<unsigned>(frame_span);
+  }
+  /// Whether every side is fixed (the kernels then load without the rule).
+  KOKKOS_FORCEINLINE_FUNCTION bool all_fixed() const { return lo == Boundary::fixed && hi == Boundary::fixed; }
   /// Whether cell x has a value to load: inside, or beyond a periodic or mirror side.
   KOKKOS_FORCEINLINE_FUNCTION bool loadable(int x) const {
     return x < 0 ? lo != Boundary::fixed : (x < n || hi != Boundary::fixed);

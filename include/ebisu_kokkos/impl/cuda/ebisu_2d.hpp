@@ -20,7 +20,10 @@
 // the grid is persistent: SMs x blocks-per-SM blocks, each streaming an equal
 // run of the strip-major list of rows. Periodic and mirror sides act in the
 // loads only (AxisRules): a tile reaching such a side loads the cells beyond
-// it through the rule and computes them like its other halo cells.
+// it through the rule and computes them like its other halo cells. The
+// mapped loads are a separate instantiation (Mapped): inlined into the
+// fixed-frame kernel they cost the partial-sum kernels 5-8% (instruction
+// footprint), out of line (a call) 10-30% (H200, 2026-11-23).
 // The plan (depth, tile, grid) comes from performance_model_2d.
 
 #include <ebisu_kokkos/impl/boundary.hpp>
@@ -231,7 +234,7 @@ struct Geometry {
 };
 
 // T: the depth (time steps per launch) of this instantiation.
-template <class Tr, class Eval, class Scalar, int T, bool SlowIs0>
+template <class Tr, class Eval, class Scalar, int T, bool SlowIs0, bool Mapped>
 __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kMaxThreads,
                                   Tr::block_threads > 0 && T <= 8 ? 3 : 1)
     ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g) {
@@ -279,12 +282,10 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
     const int y_end = seg1 + T * R < g.ns || g.slow.hi != Boundary::fixed ? seg1 + T * R : g.ns;
 
     bool col_in[CX], col_bnd[CX], col_out[CX];
-    int col_src[CX];  // the column each of this thread's columns loads
 #pragma unroll
     for (int j = 0; j < CX; ++j) {
       const int x = gx0 + j;
       col_in[j] = g.fast.loadable(x);
-      col_src[j] = col_in[j] ? g.fast.source(x) : 0;
       col_bnd[j] = g.fast.frame(x);
       col_out[j] = x >= out0 && x < out1;
     }
@@ -304,12 +305,21 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
       }
 
     auto ring_at = [&](int slot, int j) { return ring + (slot * CX + j) * nthreads + m; };
+    const Scalar* src_col = src + gx0;
     auto request_row = [&](int y, int slot) {
-      const Scalar* src_row = src + static_cast<long>(y < y_end ? g.slow.source(y) : 0) * g.src_stride;
+      if constexpr (!Mapped) {
 #pragma unroll
-      for (int j = 0; j < CX; ++j) {
-        const bool valid = y < y_end && col_in[j];
-        async_copy_or_zero(ring_at(slot, j), valid ? src_row + col_src[j] : src, valid);
+        for (int j = 0; j < CX; ++j) {
+          const bool valid = y < y_end && col_in[j];
+          async_copy_or_zero(ring_at(slot, j), valid ? src_col + static_cast<long>(y) * g.src_stride + j : src, valid);
+        }
+      } else {
+        const Scalar* src_row = src + static_cast<long>(y < y_end ? g.slow.source(y) : 0) * g.src_stride;
+#pragma unroll
+        for (int j = 0; j < CX; ++j) {
+          const bool valid = y < y_end && col_in[j];
+          async_copy_or_zero(ring_at(slot, j), valid ? src_row + g.fast.source(gx0 + j) : src, valid);
+        }
       }
       async_commit();
     };
@@ -431,7 +441,11 @@ struct Kernel {
   static constexpr int depth = Depth;
   using Tr = Traits<Stencil, SlowIs0>;
   using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
-  static constexpr auto function() { return &ebisu2d_kernel<Tr, Eval, Scalar, Depth, SlowIs0>; }
+  /// Mapped: the instantiation whose loads go through periodic / mirror rules.
+  template <bool Mapped = false>
+  static constexpr auto function() {
+    return &ebisu2d_kernel<Tr, Eval, Scalar, Depth, SlowIs0, Mapped>;
+  }
 
   static const cudaFuncAttributes& attributes() {
     static const cudaFuncAttributes attr = [] {
@@ -589,6 +603,8 @@ struct SmTiling2D {
     long src_stride = static_cast<long>(u.stride(slow_is_0 ? 0 : 1));
     long dst_stride = static_cast<long>(scratch.stride(slow_is_0 ? 0 : 1));
     bool in_scratch = false;
+    const BoundaryRules& rules = policy.boundaries();
+    const bool mapped = !rules.all_fixed();
     auto launch = [&](const Plan2D& p) {
       ebisu2d::Geometry g;
       g.src_stride = src_stride;
@@ -598,13 +614,14 @@ struct SmTiling2D {
       g.strips = p.strips;
       g.strip_w = p.strip_width;
       g.rows_per_block = p.rows_per_block;
-      g.slow = axis_rules(u, policy.boundaries(), slow_is_0 ? 0 : 1, R);
-      g.fast = axis_rules(u, policy.boundaries(), slow_is_0 ? 1 : 0, R);
+      g.slow = axis_rules(u, rules, slow_is_0 ? 0 : 1, R);
+      g.fast = axis_rules(u, rules, slow_is_0 ? 1 : 0, R);
       auto go = [&](auto kernel) {
-        EBISU_CUDA_CHECK(cudaFuncSetAttribute(kernel.function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+        const auto function = mapped ? kernel.template function<true>() : kernel.template function<false>();
+        EBISU_CUDA_CHECK(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               static_cast<int>(p.smem_bytes)),
                          "ebisu2d_kernel");
-        kernel.function()<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, src, dst, g);
+        function<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, src, dst, g);
         EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu2d_kernel");
       };
       ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(p.depth, go);

@@ -27,7 +27,9 @@
 // time (performance_model_3d.hpp: Sm3dShape / sm_tile_shape_3d); the plan
 // (depth) comes from choose_plan_3d_sm. Cells within R of a fixed face keep
 // their values (Dirichlet); beyond a periodic or mirror face a tile loads the
-// cells through the rule (AxisRules) and computes them like its halo cells.
+// cells through the rule (AxisRules) and computes them like its halo cells;
+// those loads are a separate instantiation (Mapped), so that the fixed-frame
+// kernel's streamed loop keeps its size (see ebisu_2d.hpp).
 
 #include <ebisu_kokkos/impl/boundary.hpp>
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
@@ -171,7 +173,7 @@ struct Geometry {
   AxisRules x, y, z;   // boundary rules
 };
 
-template <class Tr, class Eval, class Scalar, int R, int K, int T, bool Right>
+template <class Tr, class Eval, class Scalar, int R, int K, int T, bool Right, bool Mapped>
 __global__ void __launch_bounds__(sm3d_threads, 1)
     ebisu3d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g) {
   constexpr int CY = Sm3dShape<T, R, K>::cells_y;
@@ -223,12 +225,10 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
     const bool x_bnd = g.x.frame(gx);
     const bool x_out = gx >= outx0 && gx < outx0 + g.ox && gx < g.nx;
     bool y_in[CY], bnd[CY], out_ok[CY];
-    long col[CY];  // offset of the (x, y) column each cell loads
 #pragma unroll
     for (int j = 0; j < CY; ++j) {
       const int y = gy0 + j;
       y_in[j] = g.y.loadable(y);
-      col[j] = x_in && y_in[j] ? static_cast<long>(g.x.source(gx)) * g.ssx + static_cast<long>(g.y.source(y)) * g.ssy : 0;
       bnd[j] = x_bnd || g.y.frame(y);
       out_ok[j] = x_out && y >= outy0 && y < outy0 + g.oy && y < g.ny;
     }
@@ -248,12 +248,23 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
       }
 
     auto ring_at = [&](int slot, int j) { return ring + (slot * CY + j) * sm3d_threads + tid; };
+    const long col = static_cast<long>(gx) * g.ssx + static_cast<long>(gy0) * g.ssy;
     auto request = [&](int z, int slot) {
-      const Scalar* src_plane = src + static_cast<long>(z < z_end ? g.z.source(z) : 0) * g.ssz;
+      if constexpr (!Mapped) {
 #pragma unroll
-      for (int j = 0; j < CY; ++j) {
-        const bool valid = z < z_end && x_in && y_in[j];
-        async_copy_or_zero(ring_at(slot, j), valid ? src_plane + col[j] : src, valid);
+        for (int j = 0; j < CY; ++j) {
+          const bool valid = z < z_end && x_in && y_in[j];
+          async_copy_or_zero(ring_at(slot, j), valid ? src + col + j * g.ssy + static_cast<long>(z) * g.ssz : src, valid);
+        }
+      } else {
+        const Scalar* src_column = src + static_cast<long>(z < z_end ? g.z.source(z) : 0) * g.ssz +
+                                   static_cast<long>(x_in ? g.x.source(gx) : 0) * g.ssx;
+#pragma unroll
+        for (int j = 0; j < CY; ++j) {
+          const bool valid = z < z_end && x_in && y_in[j];
+          async_copy_or_zero(ring_at(slot, j), valid ? src_column + static_cast<long>(g.y.source(gy0 + j)) * g.ssy : src,
+                             valid);
+        }
       }
       async_commit();
     };
@@ -385,7 +396,11 @@ struct Kernel {
   static constexpr int R = Stencil::radius;
   static constexpr int K = Traits<Stencil, Right>::K;
   using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
-  static constexpr auto function() { return &ebisu3d_kernel<Traits<Stencil, Right>, Eval, Scalar, R, K, Depth, Right>; }
+  /// Mapped: the instantiation whose loads go through periodic / mirror rules.
+  template <bool Mapped = false>
+  static constexpr auto function() {
+    return &ebisu3d_kernel<Traits<Stencil, Right>, Eval, Scalar, R, K, Depth, Right, Mapped>;
+  }
 };
 
 // Calls go(kernel, depth-constant) with the instantiation of depth `depth`.
@@ -397,7 +412,7 @@ void dispatch_depth(int depth, Go&& go) {
     constexpr int d = decltype(D)::value;
     if constexpr (d <= maxd) {
       if (depth == d) {
-        go(Kernel<Stencil, Scalar, Right, d>::function());
+        go(Kernel<Stencil, Scalar, Right, d>{});
         done = true;
       }
     }
@@ -467,10 +482,14 @@ struct SmTiling3D {
         shapes[t].smem_bytes = 0;
         continue;
       }
-      ebisu3d::dispatch_depth<Stencil, Scalar, right>(t, [&](auto kernel) {
-        EBISU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              static_cast<int>(shapes[t].smem_bytes)),
-                         kname);
+      ebisu3d::dispatch_depth<Stencil, Scalar, right>(t, [&](auto k) {
+        // Both instantiations (fixed frames, mapped loads) take the shape's shared memory.
+        for (const auto kernel : {k.template function<false>(), k.template function<true>()}) {
+          EBISU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                static_cast<int>(shapes[t].smem_bytes)),
+                           kname);
+        }
+        const auto kernel = k.template function<false>();
         int per_sm = 0;
         EBISU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, sm3d_threads,
                                                                        static_cast<std::size_t>(shapes[t].smem_bytes)),
@@ -505,6 +524,7 @@ struct SmTiling3D {
     report.plan = plan.sm.describe();
 
     Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu3d::" + label);
+    const bool mapped = !policy.boundaries().all_fixed();
     ViewType src = u, dst = scratch;
     int done = 0;
     while (done < steps) {
@@ -532,8 +552,9 @@ struct SmTiling3D {
       long blocks = static_cast<long>(dm.sm_count) * sh.blocks_per_sm;
       g.per_block = (g.total + blocks - 1) / blocks;
       blocks = (g.total + g.per_block - 1) / g.per_block;
-      ebisu3d::dispatch_depth<Stencil, Scalar, right>(d, [&](auto kernel) {
-        // The attribute was set for this kernel when the shapes were measured.
+      ebisu3d::dispatch_depth<Stencil, Scalar, right>(d, [&](auto k) {
+        // The attribute was set for both instantiations when the shapes were measured.
+        const auto kernel = mapped ? k.template function<true>() : k.template function<false>();
         kernel<<<static_cast<unsigned>(blocks), sm3d_threads, static_cast<std::size_t>(sh.smem_bytes), stream>>>(
             eval, src.data(), dst.data(), g);
         EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu3d_kernel");

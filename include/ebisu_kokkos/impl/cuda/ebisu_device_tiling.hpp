@@ -102,6 +102,7 @@ struct Geometry {
   int pencils;       // computed columns (middle x fast) of the tile
   int chunks, chunk_len;  // runs per column along the slow axis, and their length
   AxisRules rules[3];     // boundary rules (kernel axes; 2-D: the middle axis is one fixed-free cell)
+  bool mapped;            // some side is periodic or mirror (loads go through the rules)
 };
 
 // The neighbourhood of cell (s, m, f) of the shared tile: the centre column
@@ -204,11 +205,16 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
                            mm < g.halo[1] + own_len[1] && ff >= g.halo[2] && ff < g.halo[2] + own_len[2];
         need[k] = i < tile_cells && !(halo_only && owned);
         const int gs = org[0] + ss, gm = org[1] + mm, gf = org[2] + ff;
-        const bool loadable = g.rules[0].loadable(gs) && g.rules[1].loadable(gm) && g.rules[2].loadable(gf);
-        v[k] = need[k] && loadable ? __ldcg(src + static_cast<long>(g.rules[0].source(gs)) * stride[0] +
-                                            static_cast<long>(g.rules[1].source(gm)) * stride[1] +
-                                            g.rules[2].source(gf))
-                                   : Scalar(0);
+        if (!g.mapped) {  // (the whole grid alike: the fixed-frame loads issue back to back as they always did)
+          const bool in_domain = gs >= 0 && gs < g.n[0] && gm >= 0 && gm < g.n[1] && gf >= 0 && gf < g.n[2];
+          v[k] = need[k] && in_domain ? __ldcg(src + gs * stride[0] + gm * stride[1] + gf) : Scalar(0);
+        } else {
+          const bool loadable = g.rules[0].loadable(gs) && g.rules[1].loadable(gm) && g.rules[2].loadable(gf);
+          v[k] = need[k] && loadable ? __ldcg(src + static_cast<long>(g.rules[0].source(gs)) * stride[0] +
+                                              static_cast<long>(g.rules[1].source(gm)) * stride[1] +
+                                              g.rules[2].source(gf))
+                                     : Scalar(0);
+        }
       }
 #pragma unroll
       for (int k = 0; k < kLoadsInFlight; ++k) {
@@ -400,6 +406,7 @@ struct DeviceTiling {
       const int v = Map::view_index(a);
       g.rules[a] = v < 0 ? AxisRules(1, Boundary::fixed, Boundary::fixed, 0) : axis_rules(u, policy.boundaries(), v, R);
     }
+    g.mapped = !(g.rules[0].all_fixed() && g.rules[1].all_fixed() && g.rules[2].all_fixed());
     for (int a = 0; a < 2; ++a) {
       const int v = Map::view_index(a);
       g.u_stride[a] = v < 0 ? 0 : static_cast<long>(u.stride(v));
