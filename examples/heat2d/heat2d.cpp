@@ -9,6 +9,7 @@
 // call per report interval. The figure shows the final temperature with a
 // colour bar, the plate's axes in mm and the simulated time.
 
+#include "command_line.hpp"
 #include "figure.hpp"
 
 #include <ebisu_kokkos/ebisu_kokkos.hpp>
@@ -34,28 +35,16 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument("missing value after " + a);
-      return argv[++i];
-    };
+  const char* usage = "heat2d [--size N] [--steps T] [--reports K] [--output file.png] [--backend auto|generic|ebisu]";
+  ebisu_examples::parse_command_line(argc, argv, usage, [&](const std::string& a, const ebisu_examples::OptionValue& value) {
     if (a == "--size") o.size = std::stoi(value());
     else if (a == "--steps") o.steps = std::stoi(value());
     else if (a == "--reports") o.reports = std::stoi(value());
     else if (a == "--output") o.output = value();
-    else if (a == "--backend") {
-      const std::string b = value();
-      o.backend = b == "generic" ? EbisuKokkos::Backend::generic
-                  : b == "ebisu" ? EbisuKokkos::Backend::ebisu
-                                 : EbisuKokkos::Backend::automatic;
-    } else if (a == "--help" || a == "-h") {
-      std::puts("heat2d [--size N] [--steps T] [--reports K] [--output file.png] [--backend auto|generic|ebisu]");
-      std::exit(0);
-    } else if (a.rfind("--kokkos", 0) != 0) {
-      throw std::invalid_argument("unknown option " + a);
-    }
-  }
+    else if (a == "--backend") o.backend = ebisu_examples::parse_backend(value());
+    else return false;
+    return true;
+  });
   if (o.size < 3 || o.steps < 0 || o.reports < 1) throw std::invalid_argument("need --size >= 3, --steps >= 0, --reports >= 1");
   return o;
 }

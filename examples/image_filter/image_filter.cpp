@@ -17,6 +17,7 @@
 // signal-to-noise ratio against the clean image before and after; the exit
 // code is nonzero when filtering did not raise it.
 
+#include "command_line.hpp"
 #include "figure.hpp"
 
 #include <ebisu_kokkos/ebisu_kokkos.hpp>
@@ -50,12 +51,7 @@ const char* const usage =
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument("missing value after " + a);
-      return argv[++i];
-    };
+  ebisu_examples::parse_command_line(argc, argv, usage, [&](const std::string& a, const ebisu_examples::OptionValue& value) {
     if (a == "--size") o.size = std::stoi(value());
     else if (a == "--steps") o.steps = std::stoi(value());
     else if (a == "--reports") o.reports = std::stoi(value());
@@ -63,19 +59,10 @@ Options parse(int argc, char** argv) {
     else if (a == "--noise") o.noise = std::stod(value());
     else if (a == "--seed") o.seed = std::stoull(value());
     else if (a == "--output") o.output = value();
-    else if (a == "--backend") {
-      const std::string b = value();
-      if (b == "auto") o.backend = EbisuKokkos::Backend::automatic;
-      else if (b == "generic") o.backend = EbisuKokkos::Backend::generic;
-      else if (b == "ebisu") o.backend = EbisuKokkos::Backend::ebisu;
-      else throw std::invalid_argument("--backend takes auto, generic or ebisu, not " + b);
-    } else if (a == "--help" || a == "-h") {
-      std::puts(usage);
-      std::exit(0);
-    } else if (a.rfind("--kokkos", 0) != 0) {
-      throw std::invalid_argument("unknown option " + a + "\nusage: " + usage);
-    }
-  }
+    else if (a == "--backend") o.backend = ebisu_examples::parse_backend(value());
+    else return false;
+    return true;
+  });
   if (o.size < 16 || o.steps < 0 || o.reports < 1 || !(o.kappa > 0) || !(o.noise >= 0))
     throw std::invalid_argument("need --size >= 16, --steps >= 0, --reports >= 1, --kappa > 0, --noise >= 0");
   return o;
