@@ -13,7 +13,8 @@
 //    --ebisu-threads), on a DoubleBuffer: what the model chooses from;
 //  - ebisu-sm / ebisu-device / ebisu-auto: Backend::ebisu with the Strategy
 //    forced to sm_tiling / device_tiling / automatic (--ebisu-strategies), on a
-//    DoubleBuffer; the report's strategy (what ran) and plan are recorded.
+//    DoubleBuffer; the report's strategy (what ran) and plan are recorded;
+//    with --ebisu-depths also ebisu-sm-dD / ebisu-device-dD at each depth.
 //    Listed as skipped where Backend::ebisu is unavailable.
 // --ebisu-variants restricts the parallel_stencil:* variants.
 // make_boundary_variants (--boundaries): the same with every side periodic or
@@ -190,6 +191,10 @@ std::vector<Variant> make_ebisu_variants(const Stencil& stencil, const View& inp
     const std::string name = s == "sm_tiling" ? "ebisu-sm" : s == "device_tiling" ? "ebisu-device" : "ebisu-auto";
     if constexpr (available) {
       add_double_buffer(name, EbisuKokkos::Backend::ebisu, 0, 0, strategy);
+      // A forced strategy at each --ebisu-depths depth too (calibrating one strategy's model).
+      if (strategy != EbisuKokkos::Strategy::automatic)
+        for (int d : options.ebisu_depths)
+          add_double_buffer(name + "-d" + std::to_string(d), EbisuKokkos::Backend::ebisu, d, 0, strategy);
     } else {
       Variant v;
       v.name = name;

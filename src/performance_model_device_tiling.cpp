@@ -18,12 +18,14 @@ constexpr double kStepCyclesPerRun = 120;    // a run's window fill (shared-memo
 constexpr double kStepCyclesPerCell = 12;    // per cell of a thread's run (issue and latency not hidden)
 // Store, barrier visibility and the L2 read round trips of an exchange (H200):
 // v2's load-then-store halo loop measured ~5.9 us per exchange in all (2.5x
-// the first estimate of 1.0 + 1.2 us); v3, four loads in flight, ~4.8 us.
-constexpr double kExchangeLatencyUs = 3.7;
-// 3-D steps cost more than the 2-D-calibrated terms give (H200, v3: 2.6x on
-// average at 32^3 / 64^3; runs of 4-8 cells and narrow columns): measured,
-// not yet understood.
-constexpr double kStepScale3D = 2.6;
+// the first estimate of 1.0 + 1.2 us); v3, four loads in flight, ~4.8 us; v7,
+// halo offsets kept in registers and eight loads in flight, ~3.4 us with the
+// barrier (fit over 2-D and 3-D depths 1-16, docs/perf-notes-device-tiling.md).
+constexpr double kExchangeLatencyUs = 2.5;
+// 3-D steps cost more than the 2-D-calibrated terms give (H200: v3 2.6x on
+// average at 32^3 / 64^3, runs of 4-8 cells and narrow columns; v7, runs kept
+// per thread and cells in groups, 1.55x).
+constexpr double kStepScale3D = 1.55;
 constexpr double kL2OverDram = 2.2;          // L2 bandwidth relative to the measured DRAM copy bandwidth
 constexpr double kLaunchUs = 6.0;            // cooperative launch and the tail of the grid
 constexpr double kDefaultGridSyncUs = 1.0;   // measured 0.98 us at 132 blocks on an H200
@@ -55,7 +57,7 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   const int r = s.radius;
   const bool has_mid = s.rank == 3;
   const int rr[3] = {r, has_mid ? r : 0, r};
-  long owned_total = 1, local_total = 1, compute_total = 1, inner_total = 1;
+  long owned_total = 1, local_total = 1, inner_total = 1;
   for (int a = 0; a < 3; ++a) {
     p.halo[a] = depth * rr[a];
     p.own[a] = static_cast<int>(ceil_div(n[a], tiles[a]));
@@ -63,7 +65,6 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
     p.local[a] = p.own[a] + 2 * p.halo[a];
     owned_total *= p.own[a];
     local_total *= p.local[a];
-    compute_total *= p.local[a] - 2 * rr[a];
     inner_total *= std::max(0, p.own[a] - 2 * p.halo[a]);
   }
   p.blocks = p.tiles[0] * p.tiles[1] * p.tiles[2];
@@ -88,23 +89,38 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   p.chunks = static_cast<int>(ceil_div(rows, p.chunk_len));
   const long items = static_cast<long>(p.pencils) * p.chunks;
   p.threads = static_cast<int>(std::min<long>(lim.max_threads, ceil_div(items, 32) * 32));
+  if (items > static_cast<long>(KernelLimitsDT::kMaxRunsPerThread) * p.threads) {
+    p.why_not = "more columns than the threads can keep";
+    return p;
+  }
   p.valid = true;
-  p.redundancy = static_cast<double>(compute_total) / owned_total;
 
-  // One step: the whole widened tile through shared memory (loads of the
-  // off-column points, one centre-column load and one store per cell) or
+  // Step j of a round computes the tile less (j + 1) * radius on every side
+  // (the cells the rest of the round needs): through shared memory (loads of
+  // the off-column points, one centre-column load and one store per cell) or
   // through the FP units, or the issue of each thread's serial work, whichever
-  // is slowest, plus the block barrier.
+  // is slowest, plus the block barrier; averaged over the round.
   const double clock_hz = dev.clock_ghz * 1e9;
   const double a_sm = (lim.smem_accesses_per_cell > 0 ? lim.smem_accesses_per_cell : s.smem_accesses_per_cell() + 1) +
                       2.0 * r / p.chunk_len;
   const double smem_bytes_per_s_sm = dev.smem_bandwidth_gbs * 1e9 / dev.sm_count * kSmemEfficiency;
-  const double t_smem = compute_total * a_sm * std::max(4, s.scalar_bytes) / smem_bytes_per_s_sm;
   const double fp_per_sm = (s.scalar_bytes == 8 ? dev.fp64_gflops : dev.fp32_gflops) * 1e9 / dev.sm_count;
-  const double t_fp = compute_total * s.flops / fp_per_sm;
-  const double rounds_per_thread = static_cast<double>(ceil_div(items, p.threads));
-  const double t_issue = rounds_per_thread * (kStepCyclesPerRun + kStepCyclesPerCell * p.chunk_len) / clock_hz;
-  p.t_step_s = (std::max({t_smem, t_fp, t_issue}) + kStepFixedCycles / clock_hz) * (has_mid ? kStepScale3D : 1.0);
+  // Each thread keeps its runs for the whole launch and the central runs
+  // stay whole at every step: the serial part of a step is the same at each j.
+  const double t_issue =
+      static_cast<double>(ceil_div(items, p.threads)) * (kStepCyclesPerRun + kStepCyclesPerCell * p.chunk_len) /
+      clock_hz;
+  double step_sum = 0, computed_sum = 0;
+  for (int j = 0; j < depth; ++j) {
+    long computed = 1;
+    for (int a = 0; a < 3; ++a) computed *= std::max(1, p.local[a] - 2 * rr[a] * (j + 1));
+    const double t_smem = computed * a_sm * std::max(4, s.scalar_bytes) / smem_bytes_per_s_sm;
+    const double t_fp = computed * s.flops / fp_per_sm;
+    step_sum += std::max({t_smem, t_fp, t_issue}) + kStepFixedCycles / clock_hz;
+    computed_sum += static_cast<double>(computed);
+  }
+  p.redundancy = computed_sum / depth / owned_total;
+  p.t_step_s = step_sum / depth * (has_mid ? kStepScale3D : 1.0);
 
   // One exchange: the owned shell out, the halo in, both through L2.
   const double l2_per_sm = kL2OverDram * dev.dram_bandwidth_gbs * 1e9 / dev.sm_count;
@@ -115,7 +131,7 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   // The first load and the last store stream the whole domain through DRAM.
   const double domain_bytes = static_cast<double>(n[0]) * n[1] * n[2] * s.scalar_bytes;
   p.t_edges_s = kLaunchUs * 1e-6 +
-                domain_bytes * (1.0 + (1 + lim.field_tiles) * p.redundancy) / (dev.dram_bandwidth_gbs * 1e9);
+                domain_bytes * (1.0 + (1 + lim.field_tiles) * static_cast<double>(local_total) / owned_total) / (dev.dram_bandwidth_gbs * 1e9);
 
   const long rounds = ceil_div(steps, depth);
   p.predicted_seconds = steps * p.t_step_s + (rounds - 1) * p.t_exchange_s + p.t_edges_s;
@@ -142,7 +158,10 @@ PlanDT choose_plan_device_tiling(const DeviceModel& dev, const StencilModel& s, 
   if (knobs.temporal_depth > 0) {
     depths.push_back(std::min(knobs.temporal_depth, std::max(1, steps)));
   } else {
-    for (int d : {1, 2, 3, 4, 5, 6, 8, 10, 12, 16})
+    // (Depth 16 never won in the v7 measurements: 256^2 to 1024^2 ran 9-40%
+    // slower than at depth 12, the halo's redundant work growing faster than the
+    // model's shared-memory term says.)
+    for (int d : {1, 2, 3, 4, 5, 6, 8, 10, 12})
       if (d <= lim.max_depth && d <= std::max(1, steps)) depths.push_back(d);
   }
   const std::vector<int> t0 = counts(n[0], max_blocks);

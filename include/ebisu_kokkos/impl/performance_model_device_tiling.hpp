@@ -25,6 +25,7 @@ namespace Impl {
 
 /// What the compiled device-tiling kernel can do.
 struct KernelLimitsDT {
+  static constexpr int kMaxRunsPerThread = 4;  ///< runs (column x chunk) a kernel thread keeps
   int max_threads = 512;       ///< __launch_bounds__ of the kernel
   int max_blocks = 0;          ///< co-resident blocks (0: one per SM)
   int max_depth = 16;          ///< deepest halo searched

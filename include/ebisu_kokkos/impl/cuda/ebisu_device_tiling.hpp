@@ -49,6 +49,8 @@
 #include <Kokkos_Core.hpp>
 #include <cooperative_groups.h>
 
+#include <algorithm>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <string>
@@ -66,6 +68,9 @@ namespace device_tiling {
 constexpr bool kAutomaticConsidersDeviceTiling = true;
 
 constexpr int kMaxThreads = 512;
+// Runs (column x chunk) a thread keeps for the whole launch; the plan sizes
+// the runs so that the tile needs no more than this many per thread.
+constexpr int kMaxRunsPerThread = KernelLimitsDT::kMaxRunsPerThread;
 
 // Shared-memory accesses per cell update: the offsets off the thread's own
 // column, the new centre-column value and the staged store.
@@ -99,17 +104,20 @@ struct Geometry {
   int halo[3];       // depth * radius (0 along the middle axis in 2-D)
   int depth;         // steps between exchanges
   int steps;
-  int pencils;       // computed columns (middle x fast) of the tile
-  int chunks, chunk_len;  // runs per column along the slow axis, and their length
+  int chunk_len;     // slow-axis cells per run (a thread's work item is one run of one column)
   AxisRules rules[3];     // boundary rules (kernel axes; 2-D: the middle axis is one fixed-free cell)
   bool mapped;            // some side is periodic or mirror (loads go through the rules)
+  // u and scratch have the same strides and every element offset fits in an
+  // int: each thread keeps the source offsets of its first halo cells in
+  // registers for the whole run (no index arithmetic per exchange).
+  bool cache_halo;
 };
 
 // The neighbourhood of cell (s, m, f) of the shared tile: the centre column
 // from the thread's register window, everything else from shared memory.
 template <class Map, int R, class Scalar>
 struct TileAccessor {
-  const Scalar (&w)[2 * R + 1];
+  const Scalar* w;  // the register window, from row s - R (constant offsets only: it stays in registers)
   const Scalar* cell;
   int pitch_s, pitch_m;
 
@@ -149,11 +157,58 @@ __device__ __forceinline__ Scalar evaluate(const Eval& eval, const Accessor& at,
                                                  pitch_m}...);
 }
 
+// One thread's run [s0, s1) of one column of the tile: the centre column in
+// a register window, the rest from shared memory. Cells go in groups of G:
+// every load of a group is issued before its stores. (One cell at a time, a
+// cell's loads wait for the previous cell's store: the two copies of the tile
+// share one allocation, so the compiler cannot move a load above a store,
+// and each cell paid a whole shared-memory and FMA latency chain.)
+// (A second instantiation for runs with no frame cell, without the per-cell
+// test, was 25% slower: the step's code no longer fit the instruction cache.)
+template <class Map, int R, int NF, class Eval, class Scalar>
+__device__ __forceinline__ void compute_run(const Eval& eval, const Scalar* col, Scalar* dst, const Scalar* field_col,
+                                            int tile_cells, int ps, int Lf, int s0, int s1, bool column_interior,
+                                            const AxisRules& slow_rules, int slow_origin) {
+  auto updated = [&](int s, Scalar v, Scalar old) {
+    return column_interior && !slow_rules.frame(slow_origin + s) ? v : old;
+  };
+  constexpr int W = 2 * R + 1;
+  // (Radius 2: the 25-point box needs its registers. In 3-D, groups of 2
+  // were 4% slower than 4, which spills 72 B for poisson.)
+  constexpr int G = R == 1 ? 4 : 2;
+  Scalar w[W - 1 + G];               // rows s - R .. s + G - 1 + R of the centre column
+#pragma unroll
+  for (int d = 0; d < W - 1; ++d) w[d] = col[(s0 - R + d) * ps];
+  int s = s0;
+  for (; s + G <= s1; s += G) {
+#pragma unroll
+    for (int g = 0; g < G; ++g) w[W - 1 + g] = col[(s + R + g) * ps];
+    Scalar v[G];
+#pragma unroll
+    for (int g = 0; g < G; ++g) {
+      const TileAccessor<Map, R, Scalar> at{w + g, col + (s + g) * ps, ps, Lf};
+      v[g] = evaluate<Map>(eval, at, field_col, tile_cells, (s + g) * ps, ps, Lf, std::make_index_sequence<NF>{});
+    }
+#pragma unroll
+    for (int g = 0; g < G; ++g)
+      dst[(s + g) * ps] = updated(s + g, v[g], w[R + g]);
+#pragma unroll
+    for (int d = 0; d < W - 1; ++d) w[d] = w[G + d];
+  }
+  for (; s < s1; ++s) {
+    w[W - 1] = col[(s + R) * ps];
+    const TileAccessor<Map, R, Scalar> at{w, col + s * ps, ps, Lf};
+    const Scalar v = evaluate<Map>(eval, at, field_col, tile_cells, s * ps, ps, Lf, std::make_index_sequence<NF>{});
+    dst[s * ps] = updated(s, v, w[R]);
+#pragma unroll
+    for (int d = 0; d < W - 1; ++d) w[d] = w[d + 1];
+  }
+}
+
 template <class Map, int R, class Eval, class Scalar, int NF>
 __global__ void __launch_bounds__(kMaxThreads, 1)
     device_tiling_kernel(const Eval eval, Scalar* __restrict__ u, Scalar* __restrict__ x,
                          const FieldSources<Scalar, NF> fields, const Geometry g) {
-  constexpr int W = 2 * R + 1;
   constexpr bool has_mid = Map::rank == 3;
   extern __shared__ __align__(16) unsigned char device_tiling_smem[];
   Scalar* const tiles_smem = reinterpret_cast<Scalar*>(device_tiling_smem);
@@ -180,52 +235,132 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
 
   constexpr int Rm = has_mid ? R : 0;
   const int t = threadIdx.x;
-  const int cf = Lf - 2 * R;
-  const int items = g.pencils * g.chunks;  // (column, run) pairs, spread over the threads
   const int lane = t & 31, warp = t >> 5, nwarps = blockDim.x >> 5;
 
-  // The tile's cells in flat order over the threads (coalesced along the fast
-  // axis), kLoadsInFlight loads issued before their values are stored: the
+  // The element offset of tile cell c in a global buffer, or -1 where the
+  // cell has no value to load (beyond a fixed side; its tile value is never
+  // read by a computed cell).
+  auto source_offset = [&](const int (&c)[3], const long (&stride)[2]) -> long {
+    const int gs = org[0] + c[0], gm = org[1] + c[1], gf = org[2] + c[2];
+    if (!g.mapped) {  // (the whole grid alike: fixed-frame loads issue back to back as they always did)
+      const bool in_domain = gs >= 0 && gs < g.n[0] && gm >= 0 && gm < g.n[1] && gf >= 0 && gf < g.n[2];
+      return in_domain ? gs * stride[0] + gm * stride[1] + gf : -1L;
+    }
+    const bool loadable = g.rules[0].loadable(gs) && g.rules[1].loadable(gm) && g.rules[2].loadable(gf);
+    return loadable ? static_cast<long>(g.rules[0].source(gs)) * stride[0] +
+                          static_cast<long>(g.rules[1].source(gm)) * stride[1] + g.rules[2].source(gf)
+                    : -1L;
+  };
+  // Loads go kLoadsInFlight per thread before their values are stored: the
   // exchange is latency-bound, and a load-then-store loop would wait one L2
-  // round trip per cell (v2 measured ~6 us per exchange that way).
-  // halo_only: only the cells outside the owned box. also (if not null): the
-  // first load fills the second copy too, so that the cells no step writes
-  // (the outer radius ring) hold finite values in either copy.
-  auto load = [&](const Scalar* src, const long (&stride)[2], bool halo_only, Scalar* to, Scalar* also) {
-    constexpr int kLoadsInFlight = 4;
-    for (int base = t; base < tile_cells; base += kLoadsInFlight * blockDim.x) {
+  // round trip per cell (v2 measured ~6 us per exchange that way). `cell_of(i)`
+  // names the i-th of `count` cells to load as its tile coordinates and
+  // returns its tile index; `also` (if not null): the first load fills the
+  // second copy too, so that the cells no step writes (the outer radius ring)
+  // hold finite values in either copy.
+  constexpr int kLoadsInFlight = 8;
+  auto load = [&](int first, int count, auto&& cell_of, const Scalar* src, const long (&stride)[2], Scalar* to,
+                  Scalar* also) {
+    for (int base = first + t; base < count; base += kLoadsInFlight * blockDim.x) {
       Scalar v[kLoadsInFlight];
-      bool need[kLoadsInFlight];
+      int at[kLoadsInFlight];
 #pragma unroll
       for (int k = 0; k < kLoadsInFlight; ++k) {
         const int i = base + k * blockDim.x;
-        const int row = i / Lf, ff = i - row * Lf;
-        const int ss = row / Lm, mm = row - ss * Lm;
-        const bool owned = ss >= g.halo[0] && ss < g.halo[0] + own_len[0] && mm >= g.halo[1] &&
-                           mm < g.halo[1] + own_len[1] && ff >= g.halo[2] && ff < g.halo[2] + own_len[2];
-        need[k] = i < tile_cells && !(halo_only && owned);
-        const int gs = org[0] + ss, gm = org[1] + mm, gf = org[2] + ff;
-        if (!g.mapped) {  // (the whole grid alike: the fixed-frame loads issue back to back as they always did)
-          const bool in_domain = gs >= 0 && gs < g.n[0] && gm >= 0 && gm < g.n[1] && gf >= 0 && gf < g.n[2];
-          v[k] = need[k] && in_domain ? __ldcg(src + gs * stride[0] + gm * stride[1] + gf) : Scalar(0);
-        } else {
-          const bool loadable = g.rules[0].loadable(gs) && g.rules[1].loadable(gm) && g.rules[2].loadable(gf);
-          v[k] = need[k] && loadable ? __ldcg(src + static_cast<long>(g.rules[0].source(gs)) * stride[0] +
-                                              static_cast<long>(g.rules[1].source(gm)) * stride[1] +
-                                              g.rules[2].source(gf))
-                                     : Scalar(0);
-        }
+        int c[3] = {0, 0, 0};
+        at[k] = i < count ? cell_of(i, c) : -1;
+        const long from = at[k] >= 0 ? source_offset(c, stride) : -1L;
+        v[k] = from >= 0 ? __ldcg(src + from) : Scalar(0);
       }
 #pragma unroll
       for (int k = 0; k < kLoadsInFlight; ++k) {
-        const int i = base + k * blockDim.x;
-        if (need[k]) {
-          to[i] = v[k];
-          if (also != nullptr) also[i] = v[k];
+        if (at[k] >= 0) {
+          to[at[k]] = v[k];
+          if (also != nullptr) also[at[k]] = v[k];
         }
       }
     }
   };
+  // Every cell of the tile, in flat order (coalesced along the fast axis).
+  auto whole_tile = [&](int i, int (&c)[3]) {
+    const int row = i / Lf;
+    c[2] = i - row * Lf;
+    c[0] = row / Lm;
+    c[1] = row - c[0] * Lm;
+    return i;
+  };
+  // The halo only (the tile minus its owned box), as six slabs: the slow-axis
+  // slabs on either side, then the middle-axis slabs of the owned slow range,
+  // then the fast-axis slabs of the owned rows.
+  // (Indexed only by unrolled constants, so that the slab table stays in
+  // registers: a dynamically indexed array would live in local memory.)
+  const int L[3] = {Ls, Lm, Lf};
+  int ob[3], oe[3];
+#pragma unroll
+  for (int a = 0; a < 3; ++a) {
+    ob[a] = g.halo[a];
+    oe[a] = g.halo[a] + own_len[a];
+  }
+  auto slab = [&](int k, int (&lo)[3], int (&len)[3]) {
+    const int axis = k >> 1;
+    const bool high = (k & 1) != 0;
+#pragma unroll
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = a < axis ? ob[a] : a > axis ? 0 : high ? oe[a] : 0;
+      len[a] = a < axis ? own_len[a] : a > axis ? L[a] : high ? L[a] - oe[a] : ob[a];
+    }
+  };
+  int slab_cells[6];
+  int halo_cells = 0;
+#pragma unroll
+  for (int k = 0; k < 6; ++k) {
+    int lo[3], len[3];
+    slab(k, lo, len);
+    slab_cells[k] = len[0] * len[1] * len[2];
+    halo_cells += slab_cells[k];
+  }
+  auto halo_only = [&](int i, int (&c)[3]) {
+    int k = 0;
+#pragma unroll
+    for (int q = 0; q < 5; ++q) {
+      if (k == q && i >= slab_cells[q]) {
+        i -= slab_cells[q];
+        k = q + 1;
+      }
+    }
+    int lo[3], len[3];
+    slab(k, lo, len);
+    const int row = i / len[2];
+    const int rm = row / len[1];
+    c[0] = lo[0] + rm;
+    c[1] = lo[1] + row - rm * len[1];
+    c[2] = lo[2] + i - row * len[2];
+    return (c[0] * Lm + c[1]) * Lf + c[2];
+  };
+  // Each thread's first kCachedHalo halo cells (tile index, source offset)
+  // stay in registers for the whole run: an exchange then only loads and
+  // stores them (the slab arithmetic above cost ~200 instructions per cell
+  // and exchange). Cells beyond kCachedHalo per thread take the slab path.
+  constexpr int kCachedHalo = 8;
+  int halo_at[kCachedHalo], halo_from[kCachedHalo];
+#pragma unroll
+  for (int k = 0; k < kCachedHalo; ++k) {
+    const int i = t + k * blockDim.x;
+    int c[3] = {0, 0, 0};
+    halo_at[k] = g.cache_halo && i < halo_cells ? halo_only(i, c) : -1;
+    halo_from[k] = halo_at[k] >= 0 ? static_cast<int>(source_offset(c, g.u_stride)) : -1;
+  }
+  const int uncached_from = g.cache_halo ? kCachedHalo * blockDim.x : 0;
+  auto load_halo = [&](const Scalar* src, const long (&stride)[2]) {
+    Scalar v[kCachedHalo];
+#pragma unroll
+    for (int k = 0; k < kCachedHalo; ++k) v[k] = halo_from[k] >= 0 ? __ldcg(src + halo_from[k]) : Scalar(0);
+#pragma unroll
+    for (int k = 0; k < kCachedHalo; ++k)
+      if (halo_at[k] >= 0) tile[halo_at[k]] = v[k];
+    load(uncached_from, halo_cells, halo_only, src, stride, tile, nullptr);
+  };
+
   // Owned rows; shell_only: only cells within the halo width of a face (what
   // the neighbours read).
   auto store = [&](Scalar* dst, const long (&stride)[2], bool shell_only) {
@@ -246,49 +381,61 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     }
   };
 
-  auto step = [&]() {
+  // Each thread's runs (one column, chunk_len cells of the slow axis) over
+  // the tile less its radius ring, fixed for the whole run; step j of a
+  // round clips them to the tile less (j + 1) * radius on every side, the
+  // cells the rest of the round still needs. The exchange (or the first
+  // load) refreshed the whole tile, and step j reads exactly the cells step
+  // j - 1 wrote, so the halo's dead ring is never computed. (Mapping the
+  // runs afresh each step cost four integer divisions per run and step.)
+  constexpr int kMaxRuns = kMaxRunsPerThread;
+  int run_f[kMaxRuns], run_m[kMaxRuns], run_s[kMaxRuns];
+  unsigned run_interior = 0;  // bit k: run k's column is not in the fixed frame
+  {
+    const int cols_f = Lf - 2 * R;
+    const int pencils = cols_f * (Lm - 2 * Rm);
+    const int items = pencils * ((Ls - 2 * R + g.chunk_len - 1) / g.chunk_len);
+#pragma unroll
+    for (int k = 0; k < kMaxRuns; ++k) {
+      const int item = t + k * blockDim.x;
+      const int pencil = item % pencils, chunk = item / pencils;
+      run_f[k] = item < items ? R + pencil % cols_f : -1;
+      run_m[k] = Rm + pencil / cols_f;
+      run_s[k] = R + chunk * g.chunk_len;
+      if (!g.rules[2].frame(org[2] + run_f[k]) && !g.rules[1].frame(org[1] + run_m[k])) run_interior |= 1u << k;
+    }
+  }
+  auto step = [&](int j) {
     const Scalar* in = tile;
     Scalar* out = tile == tiles_smem ? tiles_smem + tile_cells : tiles_smem;
-    for (int item = t; item < items; item += blockDim.x) {
-      const int pencil = item % g.pencils, chunk = item / g.pencils;
-      const int f = R + pencil % cf, m = Rm + pencil / cf;
-      const int s0 = R + chunk * g.chunk_len;
-      const int s1 = min(s0 + g.chunk_len, Ls - R);
-      const int gf = org[2] + f, gm = org[1] + m;
-      const bool column_interior = !g.rules[2].frame(gf) && !g.rules[1].frame(gm);
-      const Scalar* col = in + m * Lf + f;
-      Scalar* dst = out + m * Lf + f;
-      Scalar w[W];
+    const int lo = R + j * R, lo_m = Rm + j * Rm;
 #pragma unroll
-      for (int d = 1; d < W; ++d) w[d] = col[(s0 - R + d - 1) * ps];
-#pragma unroll 4
-      for (int s = s0; s < s1; ++s) {
-#pragma unroll
-        for (int d = 0; d < W - 1; ++d) w[d] = w[d + 1];
-        w[W - 1] = col[(s + R) * ps];
-        const TileAccessor<Map, R, Scalar> at{w, col + s * ps, ps, Lf};
-        const Scalar v = evaluate<Map>(eval, at, field_tiles, tile_cells, m * Lf + f + s * ps, ps, Lf,
-                                       std::make_index_sequence<NF>{});
-        dst[s * ps] = column_interior && !g.rules[0].frame(org[0] + s) ? v : w[R];
+    for (int k = 0; k < kMaxRuns; ++k) {
+      const int f = run_f[k], m = run_m[k];
+      const int s0 = max(run_s[k], lo), s1 = min(run_s[k] + g.chunk_len, Ls - lo);
+      if (f >= lo && f < Lf - lo && m >= lo_m && m < Lm - lo_m && s0 < s1) {
+        compute_run<Map, R, NF>(eval, in + m * Lf + f, out + m * Lf + f, field_tiles + m * Lf + f, tile_cells, ps,
+                                Lf, s0, s1, (run_interior >> k) & 1u, g.rules[0], org[0]);
       }
     }
     tile = out;
     __syncthreads();
   };
 
-  load(u, g.u_stride, false, tile, tiles_smem + tile_cells);
-  for (int k = 0; k < NF; ++k) load(fields.data[k], fields.stride[k], false, field_tiles + k * tile_cells, nullptr);
+  load(0, tile_cells, whole_tile, u, g.u_stride, tile, tiles_smem + tile_cells);
+  for (int k = 0; k < NF; ++k)
+    load(0, tile_cells, whole_tile, fields.data[k], fields.stride[k], field_tiles + k * tile_cells, nullptr);
   __syncthreads();
   int done = 0, exchanges = 0;
   while (true) {
     const int k = min(g.depth, g.steps - done);
-    for (int j = 0; j < k; ++j) step();
+    for (int j = 0; j < k; ++j) step(j);
     done += k;
     if (done >= g.steps) break;
     const bool to_x = exchanges % 2 == 0;  // exchange e uses x when e is even, u when odd
     store(to_x ? x : u, to_x ? g.x_stride : g.u_stride, true);
     grid.sync();
-    load(to_x ? x : u, to_x ? g.x_stride : g.u_stride, true, tile, nullptr);
+    load_halo(to_x ? x : u, to_x ? g.x_stride : g.u_stride);
     __syncthreads();
     ++exchanges;
   }
@@ -414,8 +561,6 @@ struct DeviceTiling {
     }
     g.depth = p.depth;
     g.steps = policy.steps();
-    g.pencils = p.pencils;
-    g.chunks = p.chunks;
     g.chunk_len = p.chunk_len;
 
     device_tiling::FieldSources<Scalar, NF> sources{};
@@ -430,6 +575,14 @@ struct DeviceTiling {
       report.plan += "; " + std::to_string(NF) + " read-only field tile(s) in shared memory";
     }
 
+    {
+      const long last = (n[0] - 1) * std::max(g.u_stride[0], g.x_stride[0]) +
+                        (n[1] - 1) * std::max(g.u_stride[1], g.x_stride[1]) + n[2];
+      g.cache_halo = g.u_stride[0] == g.x_stride[0] && g.u_stride[1] == g.x_stride[1] &&
+                     last < static_cast<long>(std::numeric_limits<int>::max());
+    }
+    const cudaStream_t stream = policy.space().cuda_stream();
+
     const Eval eval = stencil.template bind<Scalar, FieldKinds...>();
     Scalar* u_ptr = u.data();
     Scalar* x_ptr = scratch.data();
@@ -440,7 +593,7 @@ struct DeviceTiling {
                      "device_tiling_kernel");
     EBISU_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(function()), dim3(p.blocks),
                                                  dim3(p.threads), args, static_cast<std::size_t>(p.smem_bytes),
-                                                 policy.space().cuda_stream()),
+                                                 stream),
                      "device_tiling_kernel (cooperative launch)");
     Kokkos::Profiling::popRegion();
     outcome.result_in_scratch = device_tiling::final_in_scratch(g.steps, g.depth);
