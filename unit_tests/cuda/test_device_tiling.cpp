@@ -52,6 +52,16 @@ TEST(cuda, device_tiling_split_domains_3d) {
   check_depths("poisson", p::poisson(), update_of("poisson", p::poisson()));
 }
 
+// Big tiles and a deep halo: more halo cells per thread than the kernel keeps
+// in registers (8), so exchanges also take the computed path for the rest;
+// 29 steps, not a multiple of the depth.
+TEST(cuda, device_tiling_halo_beyond_register_cache) {
+  namespace p = EbisuKokkos::presets;
+  const bool quick = std::getenv("EBISU_TEST_QUICK") != nullptr;
+  const std::vector<Case> cases{{{quick ? 700 : 1000, quick ? 700 : 1000, 1}, quick ? 13 : 29}};
+  check_stencil<Kokkos::Cuda>("j2d5pt", p::j2d5pt(), update_of("j2d5pt", p::j2d5pt()), cases, 12);
+}
+
 // Non-linear: the functor sees the whole neighbourhood through the tile accessor.
 // (Extended lambdas may not be defined in a TEST body.)
 void check_split_functor() {
