@@ -388,15 +388,14 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   // load) refreshed the whole tile, and step j reads exactly the cells step
   // j - 1 wrote, so the halo's dead ring is never computed. (Mapping the
   // runs afresh each step cost four integer divisions per run and step.)
-  constexpr int kMaxRuns = kMaxRunsPerThread;
-  int run_f[kMaxRuns], run_m[kMaxRuns], run_s[kMaxRuns];
+  int run_f[kMaxRunsPerThread], run_m[kMaxRunsPerThread], run_s[kMaxRunsPerThread];
   unsigned run_interior = 0;  // bit k: run k's column is not in the fixed frame
   {
     const int cols_f = Lf - 2 * R;
     const int pencils = cols_f * (Lm - 2 * Rm);
     const int items = pencils * ((Ls - 2 * R + g.chunk_len - 1) / g.chunk_len);
 #pragma unroll
-    for (int k = 0; k < kMaxRuns; ++k) {
+    for (int k = 0; k < kMaxRunsPerThread; ++k) {
       const int item = t + k * blockDim.x;
       const int pencil = item % pencils, chunk = item / pencils;
       run_f[k] = item < items ? R + pencil % cols_f : -1;
@@ -410,7 +409,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     Scalar* out = tile == tiles_smem ? tiles_smem + tile_cells : tiles_smem;
     const int lo = R + j * R, lo_m = Rm + j * Rm;
 #pragma unroll
-    for (int k = 0; k < kMaxRuns; ++k) {
+    for (int k = 0; k < kMaxRunsPerThread; ++k) {
       const int f = run_f[k], m = run_m[k];
       const int s0 = max(run_s[k], lo), s1 = min(run_s[k] + g.chunk_len, Ls - lo);
       if (f >= lo && f < Lf - lo && m >= lo_m && m < Lm - lo_m && s0 < s1) {
