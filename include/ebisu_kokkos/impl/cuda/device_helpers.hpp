@@ -3,6 +3,8 @@
 
 // Device-side building blocks shared by the 2-D and 3-D EBISU kernels.
 
+#include <ebisu_kokkos/config.hpp>
+
 #include <cuda_runtime.h>
 
 #include <utility>
@@ -10,6 +12,28 @@
 namespace EbisuKokkos {
 namespace Impl {
 namespace Cuda {
+
+// Builds made only to check that everything compiles (CMake option
+// EbisuKokkos_ENABLE_COMPILE_CHECK_ONLY, used by CI's CUDA stages, which have no
+// GPU) instantiate each SM-tiling kernel template for its shallowest and its
+// deepest depth only: the same template code, 2-5x fewer kernels for nvcc's
+// optimiser (most of a CUDA test's compile time). The plans of such a build use
+// only those depths.
+constexpr bool compiles_depth(int depth, int max_depth) {
+#ifdef EBISU_KOKKOS_COMPILE_CHECK_ONLY
+  return depth == 1 || depth == max_depth;
+#else
+  (void)max_depth;
+  return depth >= 1;
+#endif
+}
+/// The depths of `candidates` (bit d: depth d) that this build compiles.
+constexpr unsigned compiled_depths(unsigned candidates, int max_depth) {
+  unsigned m = 0;
+  for (int d = 1; d <= max_depth && d < 32; ++d)
+    if (((candidates >> d) & 1u) != 0 && compiles_depth(d, max_depth)) m |= 1u << d;
+  return m;
+}
 
 // Asynchronous global -> shared copies (cp.async, sm_80+): input rows/planes
 // are requested several iterations before they are used, so the DRAM latency

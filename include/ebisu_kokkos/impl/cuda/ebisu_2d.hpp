@@ -149,8 +149,10 @@ struct Traits : Geometry2D<Stencil, SlowIs0> {
   static constexpr int launch_threads(int requested) { return block_threads > 0 ? block_threads : requested; }
   // Depths compiled (bit d = depth d): the stages of one streamed row form a
   // single basic block only when the depth is a compile-time constant.
-  static constexpr unsigned depth_mask = G::R == 1 ? ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 8) | (1u << 10))
-                                                   : ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 6));
+  static constexpr unsigned depth_mask =
+      compiled_depths(G::R == 1 ? ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 8) | (1u << 10))
+                                : ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 6)),
+                      max_depth);
 };
 
 // The same facts as constants, for device code (which may not call the

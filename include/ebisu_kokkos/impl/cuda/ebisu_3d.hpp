@@ -410,7 +410,7 @@ void dispatch_depth(int depth, Go&& go) {
   bool done = false;
   auto one = [&](auto D) {
     constexpr int d = decltype(D)::value;
-    if constexpr (d <= maxd) {
+    if constexpr (d <= maxd && compiles_depth(d, maxd)) {
       if (depth == d) {
         go(Kernel<Stencil, Scalar, Right, d>{});
         done = true;
@@ -476,6 +476,7 @@ struct SmTiling3D {
     // Compiled shapes with their real occupancy (shared memory set first).
     SmTileShape3D* shapes = plan.shapes;
     for (int t = 1; t <= Tr::max_depth; ++t) {
+      if (!compiles_depth(t, Tr::max_depth)) continue;  // (smem_bytes 0: not usable)
       shapes[t] = sm_tile_shape_3d(t, R, Tr::K, static_cast<int>(sizeof(Scalar)), Tr::export_planes);
       if constexpr (Tr::partial_sums) shapes[t].smem_accesses_per_cell = Tr::partial_sum_accesses(shapes[t].cells_y);
       if (shapes[t].smem_bytes > dm.smem_per_block_bytes) {
