@@ -2,6 +2,8 @@
 
 #include "cli.hpp"
 
+#include "field_cases.hpp"
+
 #include <ebisu_kokkos/presets.hpp>
 
 #include <algorithm>
@@ -21,7 +23,10 @@ const char* usage_text =
     "(Backend::automatic and Backend::generic), each checked against the best plain variant.\n"
     "\n"
     "  --stencils a,b,...   subset of: j1d3pt j1d5pt j2d5pt j2d9pt j2d9pt-gol j2d25pt\n"
-    "                       j3d7pt j3d13pt j3d17pt j3d27pt poisson (default: all)\n"
+    "                       j3d7pt j3d13pt j3d17pt j3d27pt poisson (default: all; none: no preset)\n"
+    "  --field-cases a,b    also time stencils with read-only fields against plain Kokkos of the\n"
+    "                       same physics: heat2d-var heat3d-var (conductivity field), j2d5pt-source\n"
+    "                       j3d7pt-source (the preset plus a source field)\n"
     "  --size N             every dimension of every domain = N\n"
     "  --size1d N           1-D domain (default 2^26 = 67108864)\n"
     "  --size2d N | Y,X     2-D domain (default: the paper size of each stencil)\n"
@@ -217,6 +222,12 @@ Options parse_options(int argc, char** argv) {
           o.ebisu_strategies.push_back(n);
         }
       }
+    } else if (arg == "--field-cases") {
+      o.field_cases = split(next(), ',');
+      const auto& names = field_case_names();
+      for (const auto& n : o.field_cases) {
+        if (std::find(names.begin(), names.end(), n) == names.end()) fail("--field-cases: unknown case '" + n + "'");
+      }
     } else if (arg == "--boundaries") {
       o.boundaries = split(next(), ',');
       for (const auto& n : o.boundaries) {
@@ -231,7 +242,7 @@ Options parse_options(int argc, char** argv) {
   }
   const auto known = all_stencil_names();
   for (const auto& s : o.stencils) {
-    if (std::find(known.begin(), known.end(), s) == known.end()) fail("unknown stencil '" + s + "'");
+    if (s != "none" && std::find(known.begin(), known.end(), s) == known.end()) fail("unknown stencil '" + s + "'");
   }
   return o;
 }

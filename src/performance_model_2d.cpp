@@ -86,8 +86,10 @@ Plan2D evaluate_plan_2d(const DeviceModel& dev, const StencilModel& s, long ns, 
   p.queue_slots = queue_slots(s, lim);
   p.planes_per_stage = stage_planes(s, lim);
   const int padm = (R + cx - 1) / cx;
+  const long field_queue_rows = lim.prefetch_rows + static_cast<long>(t) * (R + 1) + R + 1;
   p.smem_bytes = (static_cast<long>(t) * p.planes_per_stage * (threads + 2 * padm) +
-                  static_cast<long>(lim.prefetch_rows + 1) * cx * threads) *
+                  static_cast<long>(lim.prefetch_rows + 1) * cx * threads +
+                  lim.read_only_fields * field_queue_rows * cx * (threads + 2 * padm)) *
                  s.scalar_bytes;
   p.smem_accesses_per_cell = smem_accesses(s, lim);
   const long w_out = static_cast<long>(p.tile_width) - 2L * t * R;
@@ -117,14 +119,16 @@ Plan2D evaluate_plan_2d(const DeviceModel& dev, const StencilModel& s, long ns, 
   const double iterations = static_cast<double>(L) + pieces * static_cast<double>(t) * (2 * R + 1);
   const double last_rows = static_cast<double>(L);
   const double tw = p.tile_width;
+  const double fields = lim.read_only_fields;
   const double smem_b = bytes * tw *
-                        (stage_rows * (p.smem_accesses_per_cell - 1.0) + (stage_rows - last_rows) + load_rows);
-  const double dram_b = bytes * (load_rows * tw + static_cast<double>(L) * p.strip_width);
+                        (stage_rows * (p.smem_accesses_per_cell - 1.0 + lim.field_accesses_per_cell) +
+                         (stage_rows - last_rows) + load_rows * (1.0 + fields));
+  const double dram_b = bytes * (load_rows * tw * (1.0 + fields) + static_cast<double>(L) * p.strip_width);
   // Global loads (cp.async into the ring, then read back) and stores go
   // through the same L1/shared-memory pipe as the exchange.
   const double l1_b = smem_b + kL1BytesPerDramByte * dram_b;
   const double fma_slots =
-      stage_rows * tw * (s.points + 2 * R + p.smem_accesses_per_cell + kCellOverheadOps);
+      stage_rows * tw * (s.points + 2 * R + p.smem_accesses_per_cell + lim.field_accesses_per_cell + kCellOverheadOps);
 
   const double sm_bw = dev.smem_bandwidth_gbs * 1e9 / dev.sm_count * kSmemEfficiency;
   // FMAs per second per SM (a FMA counts 2 flops in the peak rates).

@@ -23,8 +23,11 @@
 // must not overlap u or scratch. Fields next to a periodic or mirror side are
 // read through the same boundary rule as the state.
 //
-// Today every execution space runs calls with fields on the generic path
-// (one Kokkos dispatch per step); Backend::ebisu refuses them.
+// On Kokkos::Cuda the EBISU kernels read the fields on chip: device tiling (one
+// shared-memory tile per field) and 2-D SM tiling (a shared-memory row queue per
+// field); 3-D SM tiling does not stream them yet. Host execution spaces run
+// calls with fields on the generic path (one Kokkos dispatch per step), and
+// Backend::ebisu refuses them there.
 
 #include <ebisu_kokkos/impl/fields.hpp>
 

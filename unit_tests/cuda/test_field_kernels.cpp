@@ -1,10 +1,11 @@
 // Read-only fields on the EBISU CUDA kernels: device tiling forced (the field
-// tiles in shared memory beside the state's two copies), against the
+// tiles in shared memory beside the state's two copies) and 2-D SM tiling
+// forced (the fields streamed through shared-memory row queues), against the
 // independent long-double reference with fields (support/reference.hpp):
 // ranks 2 and 3, a field read over the footprint and at radius 2, a
 // centre-only source, fixed / periodic / mirror sides (mirror with a functor
 // declared mirror symmetric), domains split over many blocks, depth knobs,
-// both layouts; the fallback of a forced SM tiling, and automatic.
+// both layouts; the fallback of a forced 3-D SM tiling, and automatic.
 #include "category/cuda.hpp"
 #include "support/field_cases.hpp"
 
@@ -53,6 +54,10 @@ EbisuKokkos::StencilReport run_on_kernel(const std::string& name, const Stencil&
   if (strategy == Strategy::device_tiling && steps > 0) {
     EXPECT_EQ(report.strategy, Strategy::device_tiling) << report.plan;
     EXPECT_NE(report.plan.find("read-only field tile"), std::string::npos) << report.plan;
+  }
+  if (strategy == Strategy::sm_tiling && rank == 2 && steps > 0) {
+    EXPECT_EQ(report.strategy, Strategy::sm_tiling) << report.plan;
+    EXPECT_NE(report.plan.find("read-only field queue"), std::string::npos) << report.plan;
   }
   return report;
 }
@@ -104,14 +109,56 @@ TEST(cuda, field_kernels_radius2_and_source) {
   }
 }
 
-// Forced SM tiling with fields falls back (SM tiling does not stream fields
-// yet) and says so; automatic picks among device tiling and the generic path.
+// 2-D SM tiling streams the fields: every rule set, a domain smaller than a
+// tile and one of many strips and blocks, depths 1 to the deepest compiled
+// with T not a multiple of the depth (remainder launches), both layouts.
+TEST(cuda, field_kernels_sm_tiling_2d) {
+  const double dt = 0.1;
+  const auto stencil = EbisuKokkos::make_stencil<2, 1>(VariableHeat<2>{dt}).declare_mirror_symmetric();
+  const std::vector<Extents> n2 = quick() ? std::vector<Extents>{{301, 517, 1}}
+                                          : std::vector<Extents>{{13, 10, 1}, {301, 517, 1}, {700, 1100, 1}};
+  for (const Extents& n : n2)
+    for (const Edges& edges : all_edge_sets()) {
+      run_on_kernel<Kokkos::LayoutRight>("variable-heat", stencil, Kinds<false>{}, variable_heat_update(2, dt),
+                                         random_fields(1, 1.0L), n, 13, edges, Strategy::sm_tiling, 0);
+      run_on_kernel<Kokkos::LayoutLeft>("variable-heat", stencil, Kinds<false>{}, variable_heat_update(2, dt),
+                                        random_fields(1, 1.0L), n, 23, edges, Strategy::sm_tiling, 4);
+    }
+  for (int depth : {1, 2, 10}) {
+    run_on_kernel<Kokkos::LayoutRight>("variable-heat", stencil, Kinds<false>{}, variable_heat_update(2, dt),
+                                       random_fields(1, 1.0L), {301, 517, 1}, 37, edges_all(Edge::fixed),
+                                       Strategy::sm_tiling, depth);
+  }
+  run_on_kernel<Kokkos::LayoutRight>("variable-heat", stencil, Kinds<false>{}, variable_heat_update(2, dt),
+                                     random_fields(1, 1.0L), {61, 97, 1}, 0, edges_all(Edge::fixed),
+                                     Strategy::sm_tiling, 0);
+}
+
+// Radius 2 (runtime-sized blocks) and a centre-only source, two fields at once.
+TEST(cuda, field_kernels_sm_tiling_2d_radius2_and_source) {
+  const auto average = EbisuKokkos::make_stencil<2, 2>(FieldWeightedAverage<2, 2>{});
+  const auto reaction = EbisuKokkos::make_stencil<2, 1>(ReactionWithSource<2, 1>{});
+  for (Edge e : {Edge::fixed, Edge::periodic}) {
+    for (int depth : {0, 2}) {
+      run_on_kernel<Kokkos::LayoutRight>("average-r2", average, Kinds<false>{}, weighted_average_update(2, 2),
+                                         random_fields(1, 1.0L), {301, 517, 1}, 9, edges_all(e),
+                                         Strategy::sm_tiling, depth);
+      run_on_kernel<Kokkos::LayoutLeft>("reaction", reaction, Kinds<true>{}, reaction_update(2, 1),
+                                        random_fields(1, 0.5L), {301, 517, 1}, 11, edges_all(e),
+                                        Strategy::sm_tiling, depth);
+    }
+  }
+}
+
+// Forced SM tiling with fields in 3-D falls back (3-D SM tiling does not
+// stream fields yet) and says so; automatic picks among the strategies.
 TEST(cuda, field_kernels_fallback_and_automatic) {
   const auto stencil = EbisuKokkos::make_stencil<2, 1>(VariableHeat<2>{0.1});
-  const auto sm = run_on_kernel<Kokkos::LayoutRight>("variable-heat", stencil, Kinds<false>{}, variable_heat_update(2, 0.1L),
-                                                     random_fields(1, 1.0L), {61, 97, 1}, 7,
-                                                     edges_all(Edge::periodic), Strategy::sm_tiling, 0);
-  EXPECT_NE(sm.plan.find("SM tiling does not read fields yet"), std::string::npos) << sm.plan;
+  const auto stencil3 = EbisuKokkos::make_stencil<3, 1>(VariableHeat<3>{0.08});
+  const auto sm = run_on_kernel<Kokkos::LayoutRight>("variable-heat", stencil3, Kinds<false>{},
+                                                     variable_heat_update(3, 0.08L), random_fields(1, 1.0L),
+                                                     {20, 17, 31}, 7, edges_all(Edge::periodic), Strategy::sm_tiling, 0);
+  EXPECT_NE(sm.plan.find("3-D SM tiling does not read fields yet"), std::string::npos) << sm.plan;
   for (int steps : {1, 40}) {
     const auto a = run_on_kernel<Kokkos::LayoutLeft>("variable-heat", stencil, Kinds<false>{},
                                                      variable_heat_update(2, 0.1L), random_fields(1, 1.0L),

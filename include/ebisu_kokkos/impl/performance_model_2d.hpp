@@ -37,6 +37,10 @@ struct KernelLimits2D {
   double smem_accesses_per_cell = 0;  ///< the kernel's exact a_sm; 0: estimated from the stencil
   unsigned depth_mask = ~0u; ///< compiled depths (bit d set: depth d available)
   int prefetch_rows = 3;     ///< input rows in flight (a ring of prefetch_rows + 1 rows in shared memory)
+  /// Read-only fields, each streamed through a queue of prefetch_rows + depth (r+1) + r + 1 rows in
+  /// shared memory (loaded once per launch, read by every stage).
+  int read_only_fields = 0;
+  double field_accesses_per_cell = 0;  ///< shared-memory reads of the field queues per cell update
 };
 
 /// The kernel limits the 2-D backend compiles for a stencil (shared with the kernel).

@@ -31,6 +31,7 @@
 #include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
+#include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/performance_model_2d.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
@@ -200,6 +201,41 @@ struct CellAccessor {
   }
 };
 
+// Read-only fields (FieldKinds): each streams through its own circular queue
+// of rows in shared memory, in the layout of the state's row queue (one plane
+// per column of a thread, conflict-free). Every stage reads the same queue at
+// its own row: a field row is loaded once per launch with the input row of
+// the same index (cp.async), and kept until the deepest stage has read it.
+template <class Scalar, int NF>
+struct FieldRows {
+  const Scalar* data[NF > 0 ? NF : 1];
+  long stride[NF > 0 ? NF : 1];  // slow-axis stride (elements)
+};
+// Queue rows per field: the rows in flight (P), the rows between the newest
+// stage's and the deepest stage's reads (T (R+1) + R) and the row being read.
+template <int T, int R, int P>
+struct FieldQueueRows {
+  static constexpr int value = P + T * (R + 1) + R + 1;
+};
+
+// One cell update's reads of a field: row slots of rows c-R..c+R of the stage.
+template <class Scalar, int R, int CX, bool SlowIs0, int J>
+struct FieldQueueAccessor {
+  const Scalar* q;
+  const int (&slot)[2 * R + 1];
+  int plane;
+
+  template <int D0, int D1, int D2>
+  __device__ __forceinline__ Scalar get() const {
+    constexpr int ds = SlowIs0 ? D0 : D1;
+    constexpr int df = SlowIs0 ? D1 : D0;
+    constexpr int jj = J + df;
+    constexpr int mo = jj >= 0 ? jj / CX : -((-jj + CX - 1) / CX);
+    constexpr int jp = jj - mo * CX;
+    return q[slot[ds + R] + jp * plane + mo];
+  }
+};
+
 // Partial-sum mode, from the register window w of one step: the part of cell
 // J's update that reads this thread's own columns ...
 template <class Tr, int J, class Eval, class Scalar>
@@ -227,6 +263,15 @@ __device__ __forceinline__ Scalar column_partial_sum(const Eval& eval, const Sca
   return a;
 }
 
+// eval(state, field 0 .. field NF-1) for cell J of the thread.
+template <int R, int CX, bool SlowIs0, int J, class Eval, class Accessor, class Scalar, std::size_t... F>
+__device__ __forceinline__ Scalar evaluate_with_fields(const Eval& eval, const Accessor& at, const Scalar* queues,
+                                                       int queue_size, const int (&slot)[2 * R + 1], int plane,
+                                                       std::index_sequence<F...>) {
+  return eval(at, FieldQueueAccessor<Scalar, R, CX, SlowIs0, J>{queues + static_cast<int>(F) * queue_size, slot,
+                                                                 plane}...);
+}
+
 struct Geometry {
   long src_stride, dst_stride;  // slow strides (elements)
   int ns, nf;                   // extents along the slow and the fast axis
@@ -236,10 +281,11 @@ struct Geometry {
 };
 
 // T: the depth (time steps per launch) of this instantiation.
-template <class Tr, class Eval, class Scalar, int T, bool SlowIs0, bool Mapped>
+template <class Tr, class Eval, class Scalar, int T, bool SlowIs0, bool Mapped, int NF>
 __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kMaxThreads,
-                                  Tr::block_threads > 0 && T <= 8 ? 3 : 1)
-    ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g) {
+                                  Tr::block_threads > 0 && T <= 8 && NF == 0 ? 3 : 1)
+    ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g,
+                   const FieldRows<Scalar, NF> fields) {
   constexpr int R = Tr::R;
   constexpr int K = Tr::K;
   constexpr int CX = Tr::CX;
@@ -260,9 +306,15 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
   // CX values per row (only the owning thread touches them).
   constexpr int P = kPrefetchRows;
   Scalar* ring = smem + T * stage_stride;
+  // Field queues after the ring (FQ rows of CX planes each per field).
+  constexpr int FQ = FieldQueueRows<T, R, P>::value;
+  const int field_row = CX * plane;
+  Scalar* field_queue = ring + (P + 1) * CX * nthreads;
 
-  // Zero the stage memory once (pads are never written again).
+  // Zero the stage memory and the field queues once (pads are never written
+  // again; rows before the first loaded one feed only rows never stored).
   for (int i = threadIdx.x; i < T * stage_stride; i += nthreads) smem[i] = Scalar(0);
+  for (int i = threadIdx.x; i < NF * FQ * field_row; i += nthreads) field_queue[i] = Scalar(0);
   __syncthreads();
 
   const long total = static_cast<long>(g.strips) * g.ns;
@@ -308,19 +360,35 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
 
     auto ring_at = [&](int slot, int j) { return ring + (slot * CX + j) * nthreads + m; };
     const Scalar* src_col = src + gx0;
+    // Row y of the input into ring slot `slot`, and of every field into its queue.
     auto request_row = [&](int y, int slot) {
+      const int fslot = ((y - y_start) % FQ) * field_row + PADM + m;
       if constexpr (!Mapped) {
 #pragma unroll
         for (int j = 0; j < CX; ++j) {
           const bool valid = y < y_end && col_in[j];
           async_copy_or_zero(ring_at(slot, j), valid ? src_col + static_cast<long>(y) * g.src_stride + j : src, valid);
+#pragma unroll
+          for (int k = 0; k < NF; ++k) {
+            const Scalar* f = fields.data[k];
+            async_copy_or_zero(field_queue + k * FQ * field_row + fslot + j * plane,
+                               valid ? f + static_cast<long>(y) * fields.stride[k] + gx0 + j : f, valid);
+          }
         }
       } else {
-        const Scalar* src_row = src + static_cast<long>(y < y_end ? g.slow.source(y) : 0) * g.src_stride;
+        const int sy = y < y_end ? g.slow.source(y) : 0;
+        const Scalar* src_row = src + static_cast<long>(sy) * g.src_stride;
 #pragma unroll
         for (int j = 0; j < CX; ++j) {
           const bool valid = y < y_end && col_in[j];
-          async_copy_or_zero(ring_at(slot, j), valid ? src_row + g.fast.source(gx0 + j) : src, valid);
+          const int sx = g.fast.source(gx0 + j);
+          async_copy_or_zero(ring_at(slot, j), valid ? src_row + sx : src, valid);
+#pragma unroll
+          for (int k = 0; k < NF; ++k) {
+            const Scalar* f = fields.data[k];
+            async_copy_or_zero(field_queue + k * FQ * field_row + fslot + j * plane,
+                               valid ? f + static_cast<long>(sy) * fields.stride[k] + sx : f, valid);
+          }
         }
       }
       async_commit();
@@ -407,7 +475,19 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
           } else {
             const Scalar* q = smem + (s - 1) * stage_stride;
             CellAccessor<Scalar, R, K, CX, SlowIs0, j> at{win[s - 1], q, slot, plane};
-            v = eval(at);
+            if constexpr (NF == 0) {
+              v = eval(at);
+            } else {
+              // Queue slots of field rows c-R..c+R (row y sits in slot (y - y_start) mod FQ; c - R - y_start
+              // may be negative in the pipeline fill, whose rows are never stored).
+              int fslot[2 * R + 1];
+#pragma unroll
+              for (int d = 0; d <= 2 * R; ++d) {
+                fslot[d] = ((it - s * (R + 1) + d - R + FQ * (T + 1)) % FQ) * field_row + PADM + m;
+              }
+              v = evaluate_with_fields<R, CX, SlowIs0, j>(eval, at, field_queue, FQ * field_row, fslot, plane,
+                                                           std::make_index_sequence<NF>{});
+            }
           }
           out[s - 1][j] = (row_bnd || col_bnd[j]) ? win[s - 1][j][R] : v;
         });
@@ -435,18 +515,27 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
       __syncthreads();
     }
     async_wait_all();  // the next piece reuses the ring
+    // Field rows requested near the end of this piece land in slots that the
+    // next piece's first rows read (as rows before its start, never stored):
+    // every copy completes before any thread goes on (compute-sanitizer
+    // racecheck flagged the depth-1 radius-2 kernel without this barrier).
+    if constexpr (NF > 0) __syncthreads();
   }
 }
 
-template <class Stencil, class Scalar, bool SlowIs0, int Depth>
+template <class... FieldKinds>
+struct FieldKindList {};
+
+template <class Stencil, class Scalar, bool SlowIs0, int Depth, class... FieldKinds>
 struct Kernel {
   static constexpr int depth = Depth;
   using Tr = Traits<Stencil, SlowIs0>;
-  using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
+  using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar, FieldKinds...>());
+  static constexpr int fields = static_cast<int>(sizeof...(FieldKinds));
   /// Mapped: the instantiation whose loads go through periodic / mirror rules.
   template <bool Mapped = false>
   static constexpr auto function() {
-    return &ebisu2d_kernel<Tr, Eval, Scalar, Depth, SlowIs0, Mapped>;
+    return &ebisu2d_kernel<Tr, Eval, Scalar, Depth, SlowIs0, Mapped, fields>;
   }
 
   static const cudaFuncAttributes& attributes() {
@@ -461,15 +550,15 @@ struct Kernel {
 
 // Calls go(Kernel<..., depth>{}) for the instantiation of depth `depth` (one
 // of Traits::depth_mask), or for every compiled depth when `depth` is 0.
-template <class Stencil, class Scalar, bool SlowIs0, class Go>
-void dispatch_depth(int depth, Go&& go) {
+template <class Stencil, class Scalar, bool SlowIs0, class Go, class... FieldKinds>
+void dispatch_depth(int depth, Go&& go, FieldKindList<FieldKinds...> = {}) {
   constexpr unsigned mask = Traits<Stencil, SlowIs0>::depth_mask;
   bool done = false;
   auto one = [&](auto D) {
     constexpr int d = decltype(D)::value;
     if constexpr (((mask >> d) & 1u) != 0) {
       if (depth == d || depth == 0) {
-        go(Kernel<Stencil, Scalar, SlowIs0, d>{});
+        go(Kernel<Stencil, Scalar, SlowIs0, d, FieldKinds...>{});
         done = true;
       }
     }
@@ -489,13 +578,15 @@ void dispatch_depth(int depth, Go&& go) {
 // per `depth` steps, the remainder as launches of compiled depths), and the
 // launches. Backend::automatic weighs the plan against the other strategies
 // (ebisu_cuda_backend.hpp).
-template <class Stencil, class ViewType>
+template <class Stencil, class ViewType, class... FieldKinds>
 struct SmTiling2D {
   using Scalar = typename ViewType::non_const_value_type;
   static constexpr bool slow_is_0 = std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>;
   using Tr = ebisu2d::Traits<Stencil, slow_is_0>;
-  using K = ebisu2d::Kernel<Stencil, Scalar, slow_is_0, Tr::max_depth>;  // register use of the deepest
+  using K = ebisu2d::Kernel<Stencil, Scalar, slow_is_0, Tr::max_depth, FieldKinds...>;  // register use of the deepest
   static constexpr int R = Stencil::radius;
+  static constexpr int NF = static_cast<int>(sizeof...(FieldKinds));
+  static constexpr ebisu2d::FieldKindList<FieldKinds...> kinds{};
 
   struct Plan {
     bool valid = false;
@@ -553,12 +644,17 @@ struct SmTiling2D {
     if constexpr (Tr::block_threads > 0) {
       ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(0, [&](auto kernel) {
         lim.regs_by_depth[decltype(kernel)::depth] = kernel.attributes().numRegs;
-      });
+      }, kinds);
     }
     lim.queue_slots = 2 * Tr::K + 2;
     lim.planes_per_stage = Tr::planes_per_stage;
     lim.smem_accesses_per_cell = Tr::smem_accesses_per_cell;
     lim.prefetch_rows = ebisu2d::kPrefetchRows;
+    // A field read over the footprint may touch its whole box (what the functor does not read, the compiler
+    // drops): the distinct values of a thread's CX cells, (CX + 2R) columns x (2R + 1) rows, per cell.
+    constexpr double box_reads = static_cast<double>((Tr::CX + 2 * R) * (2 * R + 1)) / Tr::CX;
+    lim.read_only_fields = NF;
+    lim.field_accesses_per_cell = (0.0 + ... + (FieldKinds::centre_only ? 1.0 : box_reads));
     if (K::attributes().maxThreadsPerBlock < lim.max_threads) lim.max_threads = K::attributes().maxThreadsPerBlock / 32 * 32;
 
     TuningKnobs knobs = policy.knobs();
@@ -587,8 +683,12 @@ struct SmTiling2D {
     return plan;
   }
 
+  /// fields: FieldViews of FieldKinds (NoFields when there are none).
+  template <class FieldSet = NoFields>
   static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
-                            const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan) {
+                            const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan,
+                            const FieldSet& fields = FieldSet{}) {
+    static_assert(FieldSet::size == NF, "EbisuKokkos: SM tiling run with another set of fields than planned");
     StencilOutcome outcome;
     StencilReport& report = outcome.report;
     report.backend = Backend::ebisu;
@@ -597,8 +697,15 @@ struct SmTiling2D {
     int ns, nf;
     extents(u, ns, nf);
     const DeviceModel& dev = device_model(policy.space().cuda_device());
-    const auto eval = stencil.template bind<Scalar>();
+    const auto eval = stencil.template bind<Scalar, FieldKinds...>();
     const cudaStream_t stream = policy.space().cuda_stream();
+    ebisu2d::FieldRows<Scalar, NF> field_rows{};
+    if constexpr (NF > 0) {
+      for (int k = 0; k < NF; ++k) {
+        field_rows.data[k] = fields.views[k].data();
+        field_rows.stride[k] = static_cast<long>(fields.views[k].stride(slow_is_0 ? 0 : 1));
+      }
+    }
     Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu2d::" + label);
     const Scalar* src = u.data();
     Scalar* dst = scratch.data();
@@ -623,10 +730,10 @@ struct SmTiling2D {
         EBISU_CUDA_CHECK(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               static_cast<int>(p.smem_bytes)),
                          "ebisu2d_kernel");
-        function<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, src, dst, g);
+        function<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, src, dst, g, field_rows);
         EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu2d_kernel");
       };
-      ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(p.depth, go);
+      ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(p.depth, go, kinds);
       ++report.launches;
       in_scratch = !in_scratch;
       std::swap(src_stride, dst_stride);
@@ -650,15 +757,24 @@ struct SmTiling2D {
       report.plan += " + 1 of depth " + std::to_string(p.depth) + " [" + p.describe() + "]";
     }
     int depth_regs = K::attributes().numRegs;
-    ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(depth, [&](auto kernel) { depth_regs = kernel.attributes().numRegs; });
+    ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(depth, [&](auto kernel) { depth_regs = kernel.attributes().numRegs; }, kinds);
     report.plan += "; regs/thread " + std::to_string(depth_regs) + " on " + dev.name;
     if (plan.block_knob_ignored) {
       report.plan += "; threads/tile_width knob ignored (radius-1 kernels are compiled for " +
                      std::to_string(Tr::block_threads) + "-thread blocks)";
     }
     if (Tr::partial_sums) report.plan += "; column partial sums exchanged";
+    if (NF > 0) report.plan += "; " + std::to_string(NF) + " read-only field queue(s) in shared memory";
     return outcome;
   }
+};
+
+/// SmTiling2D for the field kinds of a FieldViews (NoFields: none).
+template <class Stencil, class ViewType, class FieldSet>
+struct SmTiling2DFor;
+template <class Stencil, class ViewType, class ConstView, class... Kinds>
+struct SmTiling2DFor<Stencil, ViewType, FieldViews<ConstView, Kinds...>> {
+  using type = SmTiling2D<Stencil, ViewType, Kinds...>;
 };
 
 }  // namespace Cuda

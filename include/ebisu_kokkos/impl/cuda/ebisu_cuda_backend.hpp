@@ -10,7 +10,7 @@
 // can and otherwise falls back, saying why. Strategy::automatic ranks the
 // plans by the model and, where the model cannot tell the best two apart,
 // by timing them (measured_choice.hpp). Read-only fields (FieldViews) go to
-// device tiling and the generic path (SM tiling does not stream them yet).
+// every strategy but 3-D SM tiling (which does not stream them yet).
 // Included only by nvcc-compiled code.
 
 #include <ebisu_kokkos/impl/compat.hpp>
@@ -47,11 +47,17 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   static constexpr int rank = view_rank<ViewType>;
   // Periodic and mirror sides act in the kernels' loads (AxisRules).
   static constexpr bool takes_boundary_rules = true;
-  // run() with FieldViews: device tiling keeps the fields on chip; SM tiling does not read them yet.
+  // run() with FieldViews: device tiling keeps the fields on chip, 2-D SM tiling streams them through
+  // shared-memory row queues; 3-D SM tiling does not read them yet.
   static constexpr bool takes_fields = true;
   template <class FieldSet>
   using DeviceTilingOf = typename Cuda::DeviceTilingFor<Stencil, ViewType, FieldSet>::type;
-  using SmTiling = std::conditional_t<rank == 2, Cuda::SmTiling2D<Stencil, ViewType>, Cuda::SmTiling3D<Stencil, ViewType>>;
+  template <class FieldSet>
+  using SmTilingOf = std::conditional_t<rank == 2, typename Cuda::SmTiling2DFor<Stencil, ViewType, FieldSet>::type,
+                                        Cuda::SmTiling3D<Stencil, ViewType>>;
+  using SmTiling = SmTilingOf<NoFields>;
+  template <class FieldSet>
+  static constexpr bool sm_tiling_takes = rank == 2 || FieldSet::size == 0;
   using Candidate = Cuda::Candidate;
   using Policy = StencilPolicy<Kokkos::Cuda>;
 
@@ -71,19 +77,20 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   }
 
   // Every strategy's plan for one call.
+  template <class FieldSet>
   struct Plans {
-    typename SmTiling::Plan sm;
+    typename SmTilingOf<FieldSet>::Plan sm;
     PlanDT device;
     double generic_seconds = 0;
   };
 
   template <class FieldSet>
-  static Plans plan_all(const Policy& policy, const ViewType& u, bool with_device) {
-    Plans p;
-    if constexpr (FieldSet::size == 0) {
-      p.sm = SmTiling::plan(policy, u);
+  static Plans<FieldSet> plan_all(const Policy& policy, const ViewType& u, bool with_device) {
+    Plans<FieldSet> p;
+    if constexpr (sm_tiling_takes<FieldSet>) {
+      p.sm = SmTilingOf<FieldSet>::plan(policy, u);
     } else {
-      p.sm.why_not = "SM tiling does not read fields yet";
+      p.sm.why_not = "3-D SM tiling does not read fields yet";
     }
     p.device.why_not = "not considered";
     if (with_device) p.device = DeviceTilingOf<FieldSet>::plan(policy, u);
@@ -114,7 +121,9 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   // tiling must beat the generic path by kSmTilingMargin3D (its model is
   // optimistic on mid-size domains, docs/perf-notes-3d.md). The generic path's
   // two forms share one prediction; its own default comes first.
-  static std::vector<Cuda::CandidatePlan> ranked_candidates(const Policy& policy, const ViewType& u, const Plans& p) {
+  template <class FieldSet>
+  static std::vector<Cuda::CandidatePlan> ranked_candidates(const Policy& policy, const ViewType& u,
+                                                            const Plans<FieldSet>& p) {
     std::vector<Cuda::CandidatePlan> c;
     const double sm_margin = rank == 3 ? kSmTilingMargin3D : 1.0;
     if (p.sm.valid) c.push_back({Candidate::sm_tiling, p.sm.predicted_seconds * sm_margin});
@@ -131,13 +140,17 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   template <class FieldSet>
   static StencilOutcome run_candidate(Candidate c, const std::string& label, const Policy& policy,
                                       const Stencil& stencil, const ViewType& u, const ViewType& scratch,
-                                      const Plans& p, const FieldSet& fields) {
+                                      const Plans<FieldSet>& p, const FieldSet& fields) {
     switch (c) {
       case Candidate::device_tiling:
         return DeviceTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.device, fields);
       case Candidate::sm_tiling:
-        if constexpr (FieldSet::size == 0) {
-          return SmTiling::run(label, policy, stencil, u, scratch, p.sm);
+        if constexpr (sm_tiling_takes<FieldSet>) {
+          if constexpr (rank == 2) {
+            return SmTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.sm, fields);
+          } else {
+            return SmTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.sm);
+          }
         } else {
           throw std::logic_error("EbisuKokkos: SM tiling chosen for a call with fields");
         }
@@ -191,7 +204,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     // Timing runs over at most kMeasureMinSteps.. steps, re-planned for that count.
     const int steps = Cuda::measurement_steps(policy.steps(), ranked.front().predicted_seconds);
     const Policy timed = policy.with_steps(steps);
-    const Plans timed_plans = plan_all<FieldSet>(timed, u, true);
+    const Plans<FieldSet> timed_plans = plan_all<FieldSet>(timed, u, true);
     std::vector<Cuda::CandidatePlan> timed_candidates;
     for (const auto& c : ranked_candidates(timed, u, timed_plans)) {
       for (const auto& k : close)
@@ -230,7 +243,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     const Strategy wanted = policy.knobs().strategy;
     const bool consider_device = wanted == Strategy::device_tiling ||
                                  (wanted == Strategy::automatic && Cuda::device_tiling::kAutomaticConsidersDeviceTiling);
-    const Plans plans = plan_all<FieldSet>(policy, u, consider_device);
+    const Plans<FieldSet> plans = plan_all<FieldSet>(policy, u, consider_device);
 
     if (wanted == Strategy::device_tiling && plans.device.valid) {
       return run_candidate(Candidate::device_tiling, label, policy, stencil, u, scratch, plans, fields);
