@@ -258,8 +258,10 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
     v.name = f.name;
     v.family = "ebisu-kokkos";
     v.reset = reset;
-    if (f.backend == EbisuKokkos::Backend::ebisu && !EbisuKokkos::ebisu_available<Space, Stencil, View>) {
-      v.skip_reason = "Backend::ebisu is not available for this execution space, rank, scalar and layout";
+    constexpr bool ebisu_reads_fields =
+        EbisuKokkos::Impl::backend_takes_fields<EbisuKokkos::Impl::EbisuBackend<Space, Stencil, View>>::value;
+    if (f.backend == EbisuKokkos::Backend::ebisu && !ebisu_reads_fields) {
+      v.skip_reason = "Backend::ebisu does not read fields on this execution space (rank, scalar, layout)";
     }
     v.run = [&, f, report] {
       EbisuKokkos::StencilPolicy<Space> policy(steps);

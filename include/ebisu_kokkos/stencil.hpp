@@ -149,15 +149,18 @@ class LinearStencil {
   Kokkos::Array<double, num_points> m_coefficients;
 };
 
-template <int Rank, int Radius, class F>
+/// Shape: the offsets the functor may read (BoxShape for user functors: any
+/// offset of the box). with_source and linear_stencil_with_coefficient_fields
+/// keep the linear stencil's shape, so that their kernels hold only the
+/// neighbours it has (the functor's Neighbors is zero elsewhere).
+template <int Rank, int Radius, class F, class Shape = BoxShape>
 class FunctorStencil {
  public:
   using box = Impl::Box<Rank, Radius>;
-  // A functor may read any offset of the box: plan for all of them.
-  using points = Impl::ShapePoints<Rank, Radius, BoxShape>;
+  using points = Impl::ShapePoints<Rank, Radius, Shape>;
   static constexpr int rank = Rank;
   static constexpr int radius = Radius;
-  static constexpr int num_points = box::size;
+  static constexpr int num_points = points::size;
   static constexpr bool is_linear = false;
   static constexpr int flops_per_cell = 2 * num_points;
 
@@ -185,7 +188,7 @@ class FunctorStencil {
       static_assert(sizeof...(FieldAccessors) == sizeof...(FieldKinds), "one accessor per field");
       if constexpr (callable) {
         Neighbors<Scalar, Rank, Radius> nb;
-        Impl::gather_box<box>(nb.m_values, at, std::make_integer_sequence<int, box::size>{});
+        Impl::gather_shape<box, points>(nb.m_values, at, std::make_integer_sequence<int, box::size>{});
         return static_cast<Scalar>(
             functor(nb, Impl::FieldParameter<FieldKinds, Scalar, Rank, Radius>::read(fields)...));
       } else {
@@ -284,9 +287,9 @@ struct LinearPlusSourceUpdate {
 ///   EbisuKokkos::parallel_stencil("var", policy, s, u, scratch,
 ///       EbisuKokkos::fields(centre_only(c0), centre_only(c1), centre_only(c2), centre_only(c3), centre_only(c4)));
 template <int Rank, int Radius, class Shape>
-FunctorStencil<Rank, Radius, Impl::CoefficientFieldsUpdate<Rank, Radius, Shape>>
+FunctorStencil<Rank, Radius, Impl::CoefficientFieldsUpdate<Rank, Radius, Shape>, Shape>
 linear_stencil_with_coefficient_fields() {
-  return FunctorStencil<Rank, Radius, Impl::CoefficientFieldsUpdate<Rank, Radius, Shape>>(
+  return FunctorStencil<Rank, Radius, Impl::CoefficientFieldsUpdate<Rank, Radius, Shape>, Shape>(
       Impl::CoefficientFieldsUpdate<Rank, Radius, Shape>{});
 }
 
@@ -296,21 +299,21 @@ linear_stencil_with_coefficient_fields() {
 ///   EbisuKokkos::parallel_stencil("heat+f", policy, s, u, scratch,
 ///                                 EbisuKokkos::fields(EbisuKokkos::centre_only(f)));
 template <int Rank, int Radius, class Shape>
-FunctorStencil<Rank, Radius, Impl::LinearPlusSourceUpdate<Rank, Radius, Shape>> with_source(
+FunctorStencil<Rank, Radius, Impl::LinearPlusSourceUpdate<Rank, Radius, Shape>, Shape> with_source(
     const LinearStencil<Rank, Radius, Shape>& linear) {
   Impl::LinearPlusSourceUpdate<Rank, Radius, Shape> update;
   for (int k = 0; k < LinearStencil<Rank, Radius, Shape>::num_points; ++k) update.coefficients[k] = linear.coefficient(k);
   unsigned symmetric_axes = 0u;  // the source is read at the cell itself
   for (int a = 0; a < Rank; ++a) symmetric_axes |= linear.is_mirror_symmetric(a) ? 1u << a : 0u;
-  return FunctorStencil<Rank, Radius, Impl::LinearPlusSourceUpdate<Rank, Radius, Shape>>(update, symmetric_axes);
+  return FunctorStencil<Rank, Radius, Impl::LinearPlusSourceUpdate<Rank, Radius, Shape>, Shape>(update, symmetric_axes);
 }
 
 template <class T>
 struct is_stencil : std::false_type {};
 template <int Rank, int Radius, class Shape>
 struct is_stencil<LinearStencil<Rank, Radius, Shape>> : std::true_type {};
-template <int Rank, int Radius, class F>
-struct is_stencil<FunctorStencil<Rank, Radius, F>> : std::true_type {};
+template <int Rank, int Radius, class F, class Shape>
+struct is_stencil<FunctorStencil<Rank, Radius, F, Shape>> : std::true_type {};
 
 }  // namespace EbisuKokkos
 

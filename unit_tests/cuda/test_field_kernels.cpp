@@ -10,6 +10,7 @@
 #include "support/field_cases.hpp"
 
 #include <ebisu_kokkos/ebisu_kokkos.hpp>
+#include <ebisu_kokkos/presets.hpp>
 
 #include <cstdlib>
 
@@ -148,6 +149,31 @@ TEST(cuda, field_kernels_sm_tiling_2d_radius2_and_source) {
                                         Strategy::sm_tiling, depth);
     }
   }
+}
+
+// with_source and linear_stencil_with_coefficient_fields keep the linear
+// stencil's shape: the kernels keep only the star's neighbours (the 2-D row
+// queue of the preset, no off-column rows); SM and device tiling forced.
+TEST(cuda, field_kernels_star_shaped_functors) {
+  namespace presets = EbisuKokkos::presets;
+  const auto source = EbisuKokkos::with_source(presets::j2d5pt());
+  const auto source3 = EbisuKokkos::with_source(presets::j3d7pt());
+  const auto coefficients = EbisuKokkos::linear_stencil_with_coefficient_fields<2, 1, EbisuKokkos::StarShape>();
+  static_assert(decltype(source)::num_points == 5, "with_source keeps the star");
+  for (Strategy strategy : {Strategy::sm_tiling, Strategy::device_tiling}) {
+    for (const Edges& edges : {edges_all(Edge::fixed), edges_all(Edge::periodic)}) {
+      run_on_kernel<Kokkos::LayoutRight>("j2d5pt+source", source, Kinds<true>{},
+                                         linear_plus_source_update(ebisu_test::update_of("j2d5pt", presets::j2d5pt())),
+                                         random_fields(1, 0.125L), {301, 517, 1}, 13, edges, strategy, 0);
+      run_on_kernel<Kokkos::LayoutLeft>("coef-j2d5pt", coefficients, Kinds<true, true, true, true, true>{},
+                                        coefficient_fields_update(preset_offsets("j2d5pt")), random_fields(5, 0.25L),
+                                        {61, 97, 1}, 9, edges, strategy, 2);
+    }
+  }
+  run_on_kernel<Kokkos::LayoutLeft>("j3d7pt+source", source3, Kinds<true>{},
+                                    linear_plus_source_update(ebisu_test::update_of("j3d7pt", presets::j3d7pt())),
+                                    random_fields(1, 0.125L), {20, 17, 31}, 7, edges_all(Edge::fixed),
+                                    Strategy::device_tiling, 0);
 }
 
 // Forced SM tiling with fields in 3-D falls back (3-D SM tiling does not

@@ -10,6 +10,7 @@
 
 #include <Kokkos_Macros.hpp>
 
+#include <type_traits>
 #include <utility>
 
 namespace EbisuKokkos {
@@ -96,6 +97,29 @@ template <class Box, class Values, class Accessor, int... B>
 KOKKOS_FORCEINLINE_FUNCTION void gather_box(Values& values, const Accessor& at,
                                             std::integer_sequence<int, B...>) {
   ((values[B] = at.template get<Box::offset(B, 0), Box::offset(B, 1), Box::offset(B, 2)>()), ...);
+}
+
+// Whether box point B belongs to the shape (a constant for device code).
+template <class Points, int B>
+struct BoxPointInShape {
+  static constexpr bool value = Points::box_point_in_shape(B);
+};
+
+template <class Box, class Points, int B, class Values, class Accessor>
+KOKKOS_FORCEINLINE_FUNCTION void gather_point(Values& values, const Accessor& at) {
+  if constexpr (BoxPointInShape<Points, B>::value) {
+    values[B] = at.template get<Box::offset(B, 0), Box::offset(B, 1), Box::offset(B, 2)>();
+  } else {
+    values[B] = std::remove_reference_t<decltype(values[B])>(0);
+  }
+}
+
+// gather_box for a functor of a narrower shape: the shape's points are read,
+// the rest of the box is zero, so the kernels need on chip only the
+// neighbours the shape has (with_source of a star: the star's row queue).
+template <class Box, class Points, class Values, class Accessor, int... B>
+KOKKOS_FORCEINLINE_FUNCTION void gather_shape(Values& values, const Accessor& at, std::integer_sequence<int, B...>) {
+  (gather_point<Box, Points, B>(values, at), ...);
 }
 
 }  // namespace Impl

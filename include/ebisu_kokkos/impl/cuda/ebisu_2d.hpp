@@ -360,9 +360,9 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
 
     auto ring_at = [&](int slot, int j) { return ring + (slot * CX + j) * nthreads + m; };
     const Scalar* src_col = src + gx0;
-    // Row y of the input into ring slot `slot`, and of every field into its queue.
-    auto request_row = [&](int y, int slot) {
-      const int fslot = ((y - y_start) % FQ) * field_row + PADM + m;
+    // Row y of the input into ring slot `slot`, and of every field into queue row `field_slot`.
+    auto request_row = [&](int y, int slot, int field_slot) {
+      const int fslot = field_slot * field_row + PADM + m;
       if constexpr (!Mapped) {
 #pragma unroll
         for (int j = 0; j < CX; ++j) {
@@ -393,7 +393,10 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
       }
       async_commit();
     };
-    for (int p = 0; p < P; ++p) request_row(y_start + p, p);
+    for (int p = 0; p < P; ++p) request_row(y_start + p, p, p);
+    // Field queue row of input row y_start + it: it mod FQ, kept by increments
+    // (a modulo per stage and row measured as a large share of the field kernels' issue slots).
+    int field_now = 0;
 
     const int n_iter = seg1 - y_start + T * (R + 1);
 
@@ -478,12 +481,14 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
             if constexpr (NF == 0) {
               v = eval(at);
             } else {
-              // Queue slots of field rows c-R..c+R (row y sits in slot (y - y_start) mod FQ; c - R - y_start
-              // may be negative in the pipeline fill, whose rows are never stored).
+              // Queue slots of field rows c-R..c+R, c = y_start + it - s (R+1): rows before y_start (the
+              // pipeline fill, never stored) wrap to the end of the queue like the others.
               int fslot[2 * R + 1];
 #pragma unroll
               for (int d = 0; d <= 2 * R; ++d) {
-                fslot[d] = ((it - s * (R + 1) + d - R + FQ * (T + 1)) % FQ) * field_row + PADM + m;
+                int row = field_now + (FQ - s * (R + 1) + d - R);  // the constant lies in [P + 1, FQ + R]
+                row = row >= FQ ? row - FQ : row;
+                fslot[d] = row * field_row + PADM + m;
               }
               v = evaluate_with_fields<R, CX, SlowIs0, j>(eval, at, field_queue, FQ * field_row, fslot, plane,
                                                            std::make_index_sequence<NF>{});
@@ -504,7 +509,10 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
 #pragma unroll
       for (int j = 0; j < CX; ++j) pf[j] = *ring_at(it % (P + 1), j);
       push(std::integral_constant<int, 0>{}, pf);
-      request_row(y_start + it + P, (it + P) % (P + 1));
+      {
+        const int field_next = field_now + P < FQ ? field_now + P : field_now + P - FQ;
+        request_row(y_start + it + P, (it + P) % (P + 1), field_next);
+      }
       const int c_last = y_start + it - T * (R + 1);
       if (c_last >= seg0) {
         Scalar* d = dst + static_cast<long>(c_last) * g.dst_stride + gx0;
@@ -512,6 +520,7 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
         for (int j = 0; j < CX; ++j)
           if (col_out[j]) d[j] = out[T - 1][j];
       }
+      field_now = field_now + 1 < FQ ? field_now + 1 : 0;
       __syncthreads();
     }
     async_wait_all();  // the next piece reuses the ring
