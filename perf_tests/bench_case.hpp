@@ -98,6 +98,39 @@ inline void fail(VariantResult& r, const std::string& why) {
   r.note = r.note.empty() ? why : r.note + "; " + why;
 }
 
+/// A case's description (name, sizes in View index order into e, cell counts);
+/// `domain` is the logical (z,) (y,) x domain, x contiguous.
+inline CaseResult describe_case(const std::string& name, int rank, int radius, int points, int flops,
+                                const std::vector<long>& domain, bool layout_left, const Options& o,
+                                const RunInfo& info, long (&e)[3]) {
+  CaseResult c;
+  c.stencil = name;
+  c.rank = rank;
+  c.radius = radius;
+  c.points = points;
+  c.flops_per_cell = flops;
+  c.domain = domain;
+  c.layout = layout_left ? "LayoutLeft" : "LayoutRight";
+  c.steps = info.steps;
+  c.reps = o.reps;
+  c.precision = o.precision;
+  e[0] = e[1] = e[2] = 1;
+  c.cells = c.interior_cells = 1;
+  for (int a = 0; a < rank; ++a) {
+    e[a] = layout_left ? c.domain[rank - 1 - a] : c.domain[a];  // LayoutLeft: index 0 = x (contiguous)
+    c.view_extents.push_back(e[a]);
+    c.cells *= e[a];
+    c.interior_cells *= std::max(0L, e[a] - 2 * radius);
+  }
+  return c;
+}
+
+inline std::string domain_text(const std::vector<long>& domain) {
+  std::string dims;
+  for (size_t a = 0; a < domain.size(); ++a) dims += (a ? "x" : "") + std::to_string(domain[a]);
+  return dims;
+}
+
 template <class Scalar, class Stencil>
 CaseResult run_one_case(const std::string& name, const Stencil& stencil, const Options& o, const RunInfo& info) {
   constexpr int rank = Stencil::rank;
@@ -108,29 +141,12 @@ CaseResult run_one_case(const std::string& name, const Stencil& stencil, const O
   const double tol = std::is_same_v<Scalar, double> ? 1e-10 : 1e-4;
   const int steps = info.steps;
 
-  CaseResult c;
-  c.stencil = name;
-  c.rank = rank;
-  c.radius = radius;
-  c.points = Stencil::num_points;
-  c.flops_per_cell = Stencil::flops_per_cell;
-  c.domain = domain_of(name, rank, o);
-  c.layout = left ? "LayoutLeft" : "LayoutRight";
-  c.steps = steps;
-  c.reps = o.reps;
-  c.precision = o.precision;
-  long e[3] = {1, 1, 1};
-  c.cells = c.interior_cells = 1;
-  for (int a = 0; a < rank; ++a) {
-    e[a] = left ? c.domain[rank - 1 - a] : c.domain[a];  // LayoutLeft: index 0 = x (contiguous)
-    c.view_extents.push_back(e[a]);
-    c.cells *= e[a];
-    c.interior_cells *= std::max(0L, e[a] - 2 * radius);
-  }
-  std::string dims;
-  for (size_t a = 0; a < c.domain.size(); ++a) dims += (a ? "x" : "") + std::to_string(c.domain[a]);
+  long e[3];
+  CaseResult c = describe_case(name, rank, radius, Stencil::num_points, Stencil::flops_per_cell,
+                               domain_of(name, rank, o), left, o, info, e);
   std::printf("== %s (%s, %d points, r=%d) domain %s (%s), T=%d, reps=%d\n", name.c_str(), o.precision.c_str(),
-              c.points, radius, dims.c_str(), rank == 3 ? "z,y,x" : rank == 2 ? "y,x" : "x", steps, o.reps);
+              c.points, radius, domain_text(c.domain).c_str(), rank == 3 ? "z,y,x" : rank == 2 ? "y,x" : "x", steps,
+              o.reps);
   std::fflush(stdout);
   for (int a = 0; a < rank; ++a) {
     if (e[a] < 2 * radius + 1) {

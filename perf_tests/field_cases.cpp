@@ -147,29 +147,11 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
   const double tol = std::is_same_v<Scalar, double> ? 1e-10 : 1e-4;
   const int steps = info.steps;
 
-  CaseResult c;
-  c.stencil = name;
-  c.rank = Rank;
-  c.radius = 1;
-  c.points = points;
-  c.flops_per_cell = flops;
-  c.domain = domain_of(Rank == 2 ? "j2d5pt" : "j3d7pt", Rank, o);
-  c.layout = left ? "LayoutLeft" : "LayoutRight";
-  c.steps = steps;
-  c.reps = o.reps;
-  c.precision = o.precision;
-  long e[3] = {1, 1, 1};
-  c.cells = c.interior_cells = 1;
-  for (int a = 0; a < Rank; ++a) {
-    e[a] = left ? c.domain[Rank - 1 - a] : c.domain[a];
-    c.view_extents.push_back(e[a]);
-    c.cells *= e[a];
-    c.interior_cells *= std::max(0L, e[a] - 2);
-  }
-  std::string dims;
-  for (size_t a = 0; a < c.domain.size(); ++a) dims += (a ? "x" : "") + std::to_string(c.domain[a]);
+  long e[3];
+  CaseResult c = describe_case(name, Rank, 1, points, flops, domain_of(Rank == 2 ? "j2d5pt" : "j3d7pt", Rank, o),
+                               left, o, info, e);
   std::printf("== %s (%s, read-only field) domain %s, T=%d, reps=%d\n", name.c_str(), o.precision.c_str(),
-              dims.c_str(), steps, o.reps);
+              domain_text(c.domain).c_str(), steps, o.reps);
   std::fflush(stdout);
 
   View input = make_view<View>("field_bench::input", e);

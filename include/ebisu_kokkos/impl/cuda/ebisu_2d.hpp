@@ -173,6 +173,19 @@ struct Export {
   static constexpr int index = Tr::export_index(D, JP);
 };
 
+// Column JJ counted from a thread's first column (JJ may lie in a neighbour's):
+// mo threads away, that thread's column jp. A row queue keeps column jp of
+// thread m at plane jp, position m: read(q, row slot, plane) fetches it.
+template <int JJ, int CX>
+struct ThreadColumn {
+  static constexpr int mo = JJ >= 0 ? JJ / CX : -((-JJ + CX - 1) / CX);
+  static constexpr int jp = JJ - mo * CX;
+  template <class Scalar>
+  __device__ __forceinline__ static Scalar read(const Scalar* q, int row_slot, int plane) {
+    return q[row_slot + jp * plane + mo];
+  }
+};
+
 // Reads of one cell update (column J of the thread) in row-exchange mode: own
 // columns from the register window, the other threads' columns from the
 // shared-memory queue.
@@ -194,9 +207,7 @@ struct CellAccessor {
       return w[jj][R + ds];
     } else {
       static_assert(ds >= -K && ds <= K, "EbisuKokkos: off-column slow offset beyond the queue reach");
-      constexpr int mo = jj >= 0 ? jj / CX : -((-jj + CX - 1) / CX);
-      constexpr int jp = jj - mo * CX;
-      return q[slot[ds + K] + jp * plane + mo];
+      return ThreadColumn<jj, CX>::read(q, slot[ds + K], plane);
     }
   }
 };
@@ -229,10 +240,7 @@ struct FieldQueueAccessor {
   __device__ __forceinline__ Scalar get() const {
     constexpr int ds = SlowIs0 ? D0 : D1;
     constexpr int df = SlowIs0 ? D1 : D0;
-    constexpr int jj = J + df;
-    constexpr int mo = jj >= 0 ? jj / CX : -((-jj + CX - 1) / CX);
-    constexpr int jp = jj - mo * CX;
-    return q[slot[ds + R] + jp * plane + mo];
+    return ThreadColumn<J + df, CX>::read(q, slot[ds + R], plane);
   }
 };
 
@@ -470,9 +478,8 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
               constexpr int d = decltype(D_)::value - R;
               constexpr int jj = j + d;
               if constexpr (HasFastOffset<Tr, d>::value && !(jj >= 0 && jj < CX)) {
-                constexpr int mo = jj >= 0 ? jj / CX : -((-jj + CX - 1) / CX);
-                constexpr int jp = jj - mo * CX;
-                v += in_buf[Export<Tr, d, jp>::index * plane + mo];
+                using Column = ThreadColumn<jj, CX>;
+                v += in_buf[Export<Tr, d, Column::jp>::index * plane + Column::mo];
               }
             });
           } else {
