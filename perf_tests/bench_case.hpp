@@ -15,6 +15,7 @@
 //  3. SpMV and parallel_stencil: warm-up run checked against the reference;
 //     only a variant that passes is timed.
 
+#include "cases.hpp"
 #include "check.hpp"
 #include "cli.hpp"
 #include "ebisu_variants.hpp"
@@ -35,11 +36,6 @@
 #include <vector>
 
 namespace ebisu_bench {
-
-/// Runs every selected stencil of this rank (defined here, instantiated per
-/// rank and precision in cases_*.cpp to keep translation units small).
-template <int Rank, class Scalar>
-void run_cases(const Options& options, const RunInfo& info, std::vector<CaseResult>& results);
 
 /// Logical domain (z,) (y,) x of a stencil: options or the paper's size.
 inline std::vector<long> domain_of(const std::string& name, int rank, const Options& o) {
@@ -348,11 +344,15 @@ CaseResult run_one_case(const std::string& name, const Stencil& stencil, const O
 template <int Rank, class Scalar>
 void run_cases(const Options& options, const RunInfo& info, std::vector<CaseResult>& results) {
   EbisuKokkos::presets::for_each_preset(Rank, [&](const std::string& name, const auto& stencil) {
-    if (!options.stencils.empty() &&
-        std::find(options.stencils.begin(), options.stencils.end(), name) == options.stencils.end()) {
-      return;
+    // for_each_preset filters by rank at run time: without this, every rank's
+    // translation unit would compile the cases of all ranks.
+    if constexpr (std::decay_t<decltype(stencil)>::rank == Rank) {
+      if (!options.stencils.empty() &&
+          std::find(options.stencils.begin(), options.stencils.end(), name) == options.stencils.end()) {
+        return;
+      }
+      results.push_back(run_one_case<Scalar>(name, stencil, options, info));
     }
-    results.push_back(run_one_case<Scalar>(name, stencil, options, info));
   });
 }
 

@@ -3,7 +3,7 @@
 // EbisuKokkos::parallel_stencil, each checked against the best plain variant.
 // See perf_tests/README.md.
 
-#include "bench_case.hpp"
+#include "cases.hpp"
 #include "cli.hpp"
 #include "device_info.hpp"
 #include "field_cases.hpp"
