@@ -150,6 +150,19 @@ struct CoarseStencilStep<Evaluator, InView, OutView, Slow, Fields, 3> : Fields {
   }
 };
 
+// Launch bounds of the interior step. On GPUs the 3-D step is held to 6
+// blocks of 128 threads (its 32x4x1 tile) per SM, i.e. at most 80 registers:
+// left alone, nvcc gave the 4-cell step 86 registers for poisson (5 blocks,
+// 28% warps active against the plain loop's 80 registers and 34%). H200,
+// fp64, same-run ratios to the best plain loop, without -> with: poisson 128^3
+// 0.92 -> 1.00x, 256^3 0.87 -> 1.01x; j3d7pt 128^3 0.99 -> 1.07x; heat3d-var
+// 2560x288x384 0.87 -> 1.00x; j3d27pt 128^3 1.14 -> 1.02x (its only loss).
+// The 2-D step keeps the compiler's choice (j2d5pt 4096^2 0.99 -> 0.96x with it).
+template <class ExecSpace, int Rank>
+using GenericStepBounds =
+    std::conditional_t<!runs_on_host<ExecSpace> && Rank == 3, Kokkos::LaunchBounds<kGpuTileThreads, 6>,
+                       Kokkos::LaunchBounds<>>;
+
 // Whether the GPU step updates kCoarseCells cells per work item: by the knob,
 // else only when the GPU has more than enough threads without it (H200:
 // 1024^2 +27% with 4 cells per item, 512^2 and 64^3 -3..-11%, but j3d17pt
@@ -220,6 +233,7 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
   report.launches = steps * per_step;
   const bool edges_replayable = sizeof(EdgeStep) <= kernel_argument_bytes;
   const std::string step_label = "EbisuKokkos::generic::" + label;
+  using StepBounds = GenericStepBounds<ExecSpace, rank>;
   std::string loop_note;
   bool coarse = false;
   if constexpr (!runs_on_host<ExecSpace> && rank >= 2) {
@@ -234,7 +248,7 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
       groups_hi[slow] = lo[slow] + (hi[slow] - lo[slow] + kCoarseCells - 1) / kCoarseCells;
       using Step = CoarseStencilStep<decltype(eval), ConstView, ViewType, slow, Fields>;
       const auto issue = [&](const ExecSpace& on, int n) {
-        const auto groups = light(box_policy<ExecSpace, Layout, rank>(on, lo, groups_hi));
+        const auto groups = light(box_policy<ExecSpace, Layout, rank, StepBounds>(on, lo, groups_hi));
         ViewType src = u, dst = scratch;
         for (int s = 0; s < n; ++s) {
           Kokkos::parallel_for(step_label, groups, Step{fields, src, dst, eval, lo[slow], hi[slow]});
@@ -249,7 +263,7 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
   if (!coarse) {
     using Step = StencilStep<decltype(eval), ConstView, ViewType, DirectReads, Fields>;
     const auto issue = [&](const ExecSpace& on, int n) {
-      const auto interior = light(box_policy<ExecSpace, Layout, rank>(on, lo, hi));
+      const auto interior = light(box_policy<ExecSpace, Layout, rank, StepBounds>(on, lo, hi));
       ViewType src = u, dst = scratch;
       for (int s = 0; s < n; ++s) {
         Kokkos::parallel_for(step_label, interior, Step{fields, src, dst, eval, DirectReads{}});

@@ -49,15 +49,18 @@ inline constexpr bool runs_on_host =
 // GPU tiles are 32 cells along the contiguous index times 4 along the next one:
 // Kokkos' default tiles are several times slower on current GPUs. Host tiles
 // span the whole contiguous extent so the inner loop vectorizes.
-template <class ExecSpace, class Layout, int Rank>
+constexpr int kGpuTileFast = 32, kGpuTileNext = 4;
+constexpr int kGpuTileThreads = kGpuTileFast * kGpuTileNext;
+
+template <class ExecSpace, class Layout, int Rank, class... Traits>
 auto box_policy(const ExecSpace& space, const int (&lo)[3], const int (&hi)[3]) {
   static_assert(Rank >= 1 && Rank <= 3, "rank 1-3");
   if constexpr (Rank == 1) {
-    return Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(space, lo[0], hi[0]);
+    return Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, Traits...>(space, lo[0], hi[0]);
   } else {
     constexpr bool right = std::is_same_v<Layout, Kokkos::LayoutRight>;
     constexpr auto order = right ? Kokkos::Iterate::Right : Kokkos::Iterate::Left;
-    using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<Rank, order, order>, Kokkos::IndexType<int>>;
+    using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<Rank, order, order>, Kokkos::IndexType<int>, Traits...>;
     using Index = typename Policy::index_type;
     constexpr int fast = right ? Rank - 1 : 0;
     constexpr int next = right ? Rank - 2 : 1;
@@ -70,8 +73,8 @@ auto box_policy(const ExecSpace& space, const int (&lo)[3], const int (&hi)[3]) 
     if constexpr (runs_on_host<ExecSpace>) {
       tile[fast] = static_cast<Index>(hi[fast] - lo[fast] > 0 ? hi[fast] - lo[fast] : 1);
     } else {
-      tile[fast] = 32;
-      tile[next] = 4;
+      tile[fast] = kGpuTileFast;
+      tile[next] = kGpuTileNext;
     }
     return Policy(space, begin, end, tile);
   }
