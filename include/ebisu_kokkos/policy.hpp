@@ -44,6 +44,16 @@ inline const char* to_string(Strategy s) {
   return "?";
 }
 
+/// How the generic path's GPU step maps interior cells to work items (host
+/// spaces sweep whole rows; 1-D steps are always one range). Which form is
+/// fastest depends on the stencil and on whether the domain lives in L2.
+enum class GenericStep {
+  automatic,     ///< tiled; tiled_4cells once the domain has over twice the GPU's threads
+  tiled,         ///< an MDRange of 32 x 4 tiles along the two fastest indices, one cell per work item
+  tiled_4cells,  ///< the same, each work item updating 4 cells along the slowest index
+  flat           ///< a RangePolicy over the interior, one cell per work item (the fewest instructions per cell)
+};
+
 /// How Backend::automatic picks among the plans that can run (CUDA: SM tiling,
 /// device tiling, the generic path).
 enum class Selection {
@@ -104,7 +114,7 @@ struct TuningKnobs {
   bool print_plan = false; ///< print the chosen plan and its predicted GCells/s to stdout
   Strategy strategy = Strategy::automatic;  ///< EBISU strategy (forcing one that cannot run falls back, saying why)
   Selection selection = Selection::automatic;  ///< how Strategy::automatic decides between candidate plans
-  int generic_cells_per_item = 0;  ///< cells per work item of the generic path on GPUs (1 or 4; 0: by domain size)
+  GenericStep generic_step = GenericStep::automatic;  ///< the generic path's GPU step form
 };
 
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
@@ -134,13 +144,15 @@ class StencilPolicy {
   StencilPolicy& set_print_plan(bool p) { m_knobs.print_plan = p; return *this; }
   StencilPolicy& set_strategy(Strategy s) { m_knobs.strategy = s; return *this; }
   StencilPolicy& set_selection(Selection s) { m_knobs.selection = s; return *this; }
-  /// Cells each GPU work item of the generic path updates along the slowest index: 1, 4, or 0 (by domain size).
+  StencilPolicy& set_generic_step(GenericStep s) { m_knobs.generic_step = s; return *this; }
+  /// Cells each tiled GPU work item of the generic path updates along the slowest index: 1 (GenericStep::tiled),
+  /// 4 (GenericStep::tiled_4cells), or 0 (GenericStep::automatic).
   StencilPolicy& set_generic_cells_per_item(int cells) {
     if (cells != 0 && cells != 1 && cells != 4) {
       throw std::invalid_argument("EbisuKokkos::StencilPolicy::set_generic_cells_per_item: " + std::to_string(cells) +
                                   " is not 0, 1 or 4");
     }
-    m_knobs.generic_cells_per_item = cells;
+    m_knobs.generic_step = cells == 0 ? GenericStep::automatic : cells == 1 ? GenericStep::tiled : GenericStep::tiled_4cells;
     return *this;
   }
 

@@ -3,6 +3,7 @@
 // problem, Selection::model never times, a capturing stream is never timed,
 // and the timing-run length rule.
 #include "category/cuda.hpp"
+#include "support/field_cases.hpp"
 #include "support/run_case.hpp"
 
 #include <ebisu_kokkos/ebisu_kokkos.hpp>
@@ -36,8 +37,10 @@ void expect_report_matches_choice(const EbisuKokkos::StencilReport& r) {
   }
   EXPECT_GE(times.size(), 2u) << p;
   const bool four_cells = p.find("4 cells per work item") != std::string::npos;
-  const std::string ran = r.backend == EbisuKokkos::Backend::generic ? (four_cells ? "generic-4cells" : "generic-1cell")
-                                                                      : EbisuKokkos::to_string(r.strategy);
+  const bool flat = p.find("flat range of cells") != std::string::npos;
+  const std::string ran = r.backend == EbisuKokkos::Backend::generic
+                              ? (four_cells ? "generic-4cells" : flat ? "generic-flat" : "generic-1cell")
+                              : EbisuKokkos::to_string(r.strategy);
   ASSERT_EQ(times.count(ran), 1u) << p;
   EXPECT_LE(times[ran], best) << p;  // printed times may tie
 }
@@ -153,6 +156,52 @@ TEST(cuda, generic_cells_per_item_knob) {
   EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(1);
   EXPECT_THROW(policy.set_generic_cells_per_item(3), std::invalid_argument);
   EXPECT_THROW(policy.set_generic_cells_per_item(-1), std::invalid_argument);
+}
+
+// The flat form splits a linear index into the cell's indices: both layouts,
+// odd extents, radius 2, a field read over the footprint, an odd step count.
+template <class Layout>
+void check_flat_generic_step() {
+  using V = TestView<double, 3, Layout, Kokkos::Cuda>;
+  const Extents n{13, 22, 17};
+  const Field init = random_field(n, 9u);
+  {
+    const auto stencil = EbisuKokkos::presets::j3d13pt();
+    const Field ref = reference_run(init, 3, decltype(stencil)::radius, update_of("j3d13pt", stencil), 5);
+    V u = make_view<V>("u", n), x = make_view<V>("x", n);
+    upload(u, init);
+    EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(5);
+    policy.set_backend(EbisuKokkos::Backend::generic).set_generic_step(EbisuKokkos::GenericStep::flat);
+    const auto report = EbisuKokkos::parallel_stencil("flat", policy, stencil, u, x);
+    Kokkos::fence();
+    EXPECT_LE(relative_error(download(u), ref), tolerance<double>()) << report.plan;
+    EXPECT_NE(report.plan.find("flat range of cells"), std::string::npos) << report.plan;
+  }
+  {  // a conductivity read over the footprint; periodic along index 0 (edge slabs beside the flat interior)
+    using namespace field_tests;
+    const double dt = 0.0625;
+    const auto stencil = EbisuKokkos::make_stencil<3, 1>(VariableHeat<3>{dt});
+    const std::vector<Field> k = random_fields(1, 0.5L)(n);
+    Edges edges = edges_all(Edge::fixed);
+    edges[0] = {Edge::periodic, Edge::periodic};
+    const Field ref = reference_run_with_fields(init, k, 3, 1, variable_heat_update(3, dt), 5, edges);
+    V u = make_view<V>("u", n), x = make_view<V>("x", n), kv = make_view<V>("k", n);
+    upload(u, init);
+    upload(kv, k[0]);
+    EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(5);
+    policy.set_backend(EbisuKokkos::Backend::generic)
+        .set_generic_step(EbisuKokkos::GenericStep::flat)
+        .set_boundary(0, EbisuKokkos::Boundary::periodic);
+    const auto report = EbisuKokkos::parallel_stencil("flat-heat", policy, stencil, u, x, EbisuKokkos::fields(kv));
+    Kokkos::fence();
+    EXPECT_LE(relative_error(download(u), ref), tolerance<double>()) << report.plan;
+    EXPECT_NE(report.plan.find("flat range of cells"), std::string::npos) << report.plan;
+  }
+}
+
+TEST(cuda, generic_flat_step) {
+  check_flat_generic_step<Kokkos::LayoutRight>();
+  check_flat_generic_step<Kokkos::LayoutLeft>();
 }
 
 TEST(cuda, measured_choice_not_timed_inside_a_capture) {

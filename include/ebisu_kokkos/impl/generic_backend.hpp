@@ -150,6 +150,44 @@ struct CoarseStencilStep<Evaluator, InView, OutView, Slow, Fields, 3> : Fields {
   }
 };
 
+// GPU form of the step as one RangePolicy over the interior: the index is
+// split into (i0, i1, i2) here, contiguous index fastest. Fewer instructions
+// per cell than an MDRange tile (whose tile loop is in every work item) and
+// fewer registers: where the domain lives in L2 and the stencil is a box
+// (j3d27pt 128^3 on an H200: 14.6 M instructions and 58 registers per step
+// against 15.6 M and 80 for 4 cells per tiled item), that is what counts.
+template <class Evaluator, class InView, class OutView, bool Right, class Fields = NoFields,
+          int Rank = view_rank<OutView>>
+struct FlatStencilStep : Fields {
+  static_assert(Rank == 2 || Rank == 3, "1-D steps are a range already");
+  InView in;
+  OutView out;
+  Evaluator eval;
+  Kokkos::Array<int, 3> lo, n;  // the interior: first cell and extents per View index
+  KOKKOS_INLINE_FUNCTION void operator()(int idx) const {
+    const Fields& fields = *this;
+    int i[3] = {0, 0, 0};
+    if constexpr (Right) {
+      for (int a = Rank - 1; a > 0; --a) {
+        i[a] = lo[a] + idx % n[a];
+        idx /= n[a];
+      }
+      i[0] = lo[0] + idx;
+    } else {
+      for (int a = 0; a < Rank - 1; ++a) {
+        i[a] = lo[a] + idx % n[a];
+        idx /= n[a];
+      }
+      i[Rank - 1] = lo[Rank - 1] + idx;
+    }
+    if constexpr (Rank == 2) {
+      out(i[0], i[1]) = evaluate_cell(eval, DirectReads{}, in, fields, i[0], i[1]);
+    } else {
+      out(i[0], i[1], i[2]) = evaluate_cell(eval, DirectReads{}, in, fields, i[0], i[1], i[2]);
+    }
+  }
+};
+
 // Launch bounds of the interior step. On GPUs the 3-D step is held to 6
 // blocks of 128 threads (its 32x4x1 tile) per SM, i.e. at most 80 registers:
 // left alone, nvcc gave the 4-cell step 86 registers for poisson (5 blocks,
@@ -163,14 +201,15 @@ using GenericStepBounds =
     std::conditional_t<!runs_on_host<ExecSpace> && Rank == 3, Kokkos::LaunchBounds<kGpuTileThreads, 6>,
                        Kokkos::LaunchBounds<>>;
 
-// Whether the GPU step updates kCoarseCells cells per work item: by the knob,
-// else only when the GPU has more than enough threads without it (H200:
-// 1024^2 +27% with 4 cells per item, 512^2 and 64^3 -3..-11%, but j3d17pt
-// and poisson 64^3 +18%: Backend::automatic on CUDA times both where unsure).
+// The GPU step's form: the knob's, else 4 cells per tiled item only when the
+// GPU has more than enough threads without it (H200: 1024^2 +27% with 4 cells
+// per item, 512^2 and 64^3 -3..-11%, but j3d17pt and poisson 64^3 +18%; the
+// flat form wins for j3d27pt 128^3: Backend::automatic on CUDA times the forms
+// where unsure).
 template <class ExecSpace>
-bool generic_coarsens(const ExecSpace& space, long interior_cells, int cells_per_item_knob) {
-  if (cells_per_item_knob != 0) return cells_per_item_knob == kCoarseCells;
-  return interior_cells >= 2L * space.concurrency();
+GenericStep generic_step_form(const ExecSpace& space, long interior_cells, GenericStep knob) {
+  if (knob != GenericStep::automatic) return knob;
+  return interior_cells >= 2L * space.concurrency() ? GenericStep::tiled_4cells : GenericStep::tiled;
 }
 
 // The stencil bound to the scalar and to the kinds of the call's fields.
@@ -235,15 +274,37 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
   const std::string step_label = "EbisuKokkos::generic::" + label;
   using StepBounds = GenericStepBounds<ExecSpace, rank>;
   std::string loop_note;
-  bool coarse = false;
+  GenericStep form = GenericStep::tiled;  // host spaces and 1-D: the one form there is
   if constexpr (!runs_on_host<ExecSpace> && rank >= 2) {
     long interior = 1;
     for (int a = 0; a < rank; ++a) interior *= hi[a] - lo[a];
-    coarse = generic_coarsens(space, interior, policy.knobs().generic_cells_per_item);
+    form = generic_step_form(space, interior, policy.knobs().generic_step);
   }
   if constexpr (!runs_on_host<ExecSpace> && rank >= 2) {
-    constexpr int slow = std::is_same_v<Layout, Kokkos::LayoutRight> ? 0 : rank - 1;
-    if (coarse) {
+    constexpr bool right = std::is_same_v<Layout, Kokkos::LayoutRight>;
+    constexpr int slow = right ? 0 : rank - 1;
+    if (form == GenericStep::flat) {
+      using Step = FlatStencilStep<decltype(eval), ConstView, ViewType, right, Fields>;
+      Kokkos::Array<int, 3> first{}, count{};
+      int cells = 1;
+      for (int a = 0; a < 3; ++a) {
+        first[a] = lo[a];
+        count[a] = hi[a] - lo[a];
+        if (a < rank) cells *= count[a];
+      }
+      const auto issue = [&](const ExecSpace& on, int n) {
+        const auto range = light(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(on, 0, cells));
+        ViewType src = u, dst = scratch;
+        for (int s = 0; s < n; ++s) {
+          Kokkos::parallel_for(step_label, range, Step{fields, src, dst, eval, first, count});
+          issue_edges(on, src, dst);
+          std::swap(src, dst);
+        }
+      };
+      loop_note = StepLoop<ExecSpace>::run(space, steps, per_step,
+                                           sizeof(Step) <= kernel_argument_bytes && edges_replayable, issue);
+    }
+    if (form == GenericStep::tiled_4cells) {
       int groups_hi[3] = {hi[0], hi[1], hi[2]};
       groups_hi[slow] = lo[slow] + (hi[slow] - lo[slow] + kCoarseCells - 1) / kCoarseCells;
       using Step = CoarseStencilStep<decltype(eval), ConstView, ViewType, slow, Fields>;
@@ -260,7 +321,7 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
                                            sizeof(Step) <= kernel_argument_bytes && edges_replayable, issue);
     }
   }
-  if (!coarse) {
+  if (form == GenericStep::tiled) {
     using Step = StencilStep<decltype(eval), ConstView, ViewType, DirectReads, Fields>;
     const auto issue = [&](const ExecSpace& on, int n) {
       const auto interior = light(box_policy<ExecSpace, Layout, rank, StepBounds>(on, lo, hi));
@@ -274,7 +335,9 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
     loop_note = StepLoop<ExecSpace>::run(space, steps, per_step,
                                            sizeof(Step) <= kernel_argument_bytes && edges_replayable, issue);
   }
-  report.plan += std::string(coarse ? ", 4 cells per work item" : "") +
+  report.plan += std::string(form == GenericStep::tiled_4cells ? ", 4 cells per work item"
+                             : form == GenericStep::flat       ? ", flat range of cells"
+                                                               : "") +
                  (slabs.count > 0 ? ", periodic/mirror edges in " + std::to_string(slabs.count) + " slab dispatches per step"
                                   : std::string()) +
                  loop_note;

@@ -105,22 +105,25 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     return cells;
   }
 
-  // The generic path's own choice of cells per work item first, then the
-  // other one unless the policy fixes it.
+  // The generic path's own step form first, then, unless the policy fixes
+  // it, the other tiled one and (3-D) the flat one.
   static std::vector<Candidate> generic_forms(const Policy& policy, const ViewType& u) {
     long interior = 1;
     for (int a = 0; a < rank; ++a) interior *= static_cast<long>(u.extent(a)) - 2 * Stencil::radius;
-    const int knob = policy.knobs().generic_cells_per_item;
-    const bool coarse = generic_coarsens(policy.space(), interior, knob);
-    std::vector<Candidate> forms{coarse ? Candidate::generic_4cells : Candidate::generic_1cell};
-    if (knob == 0) forms.push_back(coarse ? Candidate::generic_1cell : Candidate::generic_4cells);
+    const GenericStep knob = policy.knobs().generic_step;
+    const GenericStep own = generic_step_form(policy.space(), interior, knob);
+    std::vector<Candidate> forms{Cuda::candidate_of(own)};
+    if (knob == GenericStep::automatic) {
+      forms.push_back(own == GenericStep::tiled_4cells ? Candidate::generic_1cell : Candidate::generic_4cells);
+      if (rank == 3) forms.push_back(Candidate::generic_flat);
+    }
     return forms;
   }
 
   // The candidates of Strategy::automatic, fastest predicted first. In 3-D, SM
   // tiling must beat the generic path by kSmTilingMargin3D (its model is
   // optimistic on mid-size domains, docs/perf-notes-3d.md). The generic path's
-  // two forms share one prediction; its own default comes first.
+  // forms share one prediction; its own default comes first.
   template <class FieldSet>
   static std::vector<Cuda::CandidatePlan> ranked_candidates(const Policy& policy, const ViewType& u,
                                                             const Plans<FieldSet>& p) {
@@ -155,10 +158,11 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
           throw std::logic_error("EbisuKokkos: SM tiling chosen for a call with fields");
         }
       case Candidate::generic_1cell:
-      case Candidate::generic_4cells: break;
+      case Candidate::generic_4cells:
+      case Candidate::generic_flat: break;
     }
     Policy generic_policy = policy;
-    generic_policy.set_generic_cells_per_item(c == Candidate::generic_4cells ? kCoarseCells : 1);
+    generic_policy.set_generic_step(Cuda::generic_step_of(c));
     StencilOutcome generic = run_generic(label, generic_policy, stencil, u, scratch, fields);
     generic.report.plan = "generic (" + generic.report.plan + ")";
     return generic;

@@ -29,9 +29,9 @@ namespace EbisuKokkos {
 namespace Impl {
 namespace Cuda {
 
-// The generic path counts twice: with one and with four cells per work item
-// (which of the two is faster depends on the stencil as well as the size).
-enum class Candidate { sm_tiling, device_tiling, generic_1cell, generic_4cells };
+// The generic path counts once per step form (GenericStep: which one is
+// fastest depends on the stencil as well as the size).
+enum class Candidate { sm_tiling, device_tiling, generic_1cell, generic_4cells, generic_flat };
 
 inline const char* to_string(Candidate c) {
   switch (c) {
@@ -39,8 +39,25 @@ inline const char* to_string(Candidate c) {
     case Candidate::device_tiling: return "device-tiling";
     case Candidate::generic_1cell: return "generic-1cell";
     case Candidate::generic_4cells: return "generic-4cells";
+    case Candidate::generic_flat: return "generic-flat";
   }
   return "?";
+}
+
+inline Candidate candidate_of(GenericStep s) {
+  switch (s) {
+    case GenericStep::tiled_4cells: return Candidate::generic_4cells;
+    case GenericStep::flat: return Candidate::generic_flat;
+    case GenericStep::automatic:
+    case GenericStep::tiled: break;
+  }
+  return Candidate::generic_1cell;
+}
+
+inline GenericStep generic_step_of(Candidate c) {
+  return c == Candidate::generic_4cells ? GenericStep::tiled_4cells
+         : c == Candidate::generic_flat ? GenericStep::flat
+                                        : GenericStep::tiled;
 }
 
 /// The model alone decides when the runner-up is predicted at least this much slower.
@@ -95,7 +112,7 @@ std::string measured_choice_key(const StencilPolicy<Kokkos::Cuda>& policy, const
   for (int a = 0; a < static_cast<int>(ViewType::rank); ++a) key += std::to_string(u.extent(a)) + "x";
   key += "|" + std::to_string(policy.steps()) + "|" + to_string(policy.backend()) + "|" +
          std::to_string(k.temporal_depth) + "," + std::to_string(k.tile_width) + "," + std::to_string(k.tile_height) +
-         "," + std::to_string(k.threads) + "," + std::to_string(k.generic_cells_per_item) + "|";
+         "," + std::to_string(k.threads) + "," + std::to_string(static_cast<int>(k.generic_step)) + "|";
   for (const auto& axis : policy.boundaries().side) key += std::string(to_string(axis[0])) + to_string(axis[1]);
   return key;
 }
