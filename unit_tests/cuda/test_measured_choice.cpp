@@ -159,7 +159,7 @@ TEST(cuda, generic_cells_per_item_knob) {
 }
 
 // The flat form splits a linear index into the cell's indices: both layouts,
-// odd extents, radius 2, a field read over the footprint, an odd step count.
+// odd extents, 2-D and 3-D, radius 2, a field read over the footprint, odd step counts.
 template <class Layout>
 void check_flat_generic_step() {
   using V = TestView<double, 3, Layout, Kokkos::Cuda>;
@@ -173,6 +173,21 @@ void check_flat_generic_step() {
     EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(5);
     policy.set_backend(EbisuKokkos::Backend::generic).set_generic_step(EbisuKokkos::GenericStep::flat);
     const auto report = EbisuKokkos::parallel_stencil("flat", policy, stencil, u, x);
+    Kokkos::fence();
+    EXPECT_LE(relative_error(download(u), ref), tolerance<double>()) << report.plan;
+    EXPECT_NE(report.plan.find("flat range of cells"), std::string::npos) << report.plan;
+  }
+  {  // 2-D, a radius-2 box
+    using V2 = TestView<double, 2, Layout, Kokkos::Cuda>;
+    const auto stencil = EbisuKokkos::presets::j2d25pt();
+    const Extents n2{37, 29, 1};
+    const Field init2 = random_field(n2, 10u);
+    const Field ref = reference_run(init2, 2, decltype(stencil)::radius, update_of("j2d25pt", stencil), 3);
+    V2 u = make_view<V2>("u", n2), x = make_view<V2>("x", n2);
+    upload(u, init2);
+    EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(3);
+    policy.set_backend(EbisuKokkos::Backend::generic).set_generic_step(EbisuKokkos::GenericStep::flat);
+    const auto report = EbisuKokkos::parallel_stencil("flat-2d", policy, stencil, u, x);
     Kokkos::fence();
     EXPECT_LE(relative_error(download(u), ref), tolerance<double>()) << report.plan;
     EXPECT_NE(report.plan.find("flat range of cells"), std::string::npos) << report.plan;
