@@ -154,6 +154,39 @@ TEST(TEST_CATEGORY, block_size_knobs_do_not_change_results) {
   }
 }
 
+// The generic path's step forms (GenericStep): every form gives the reference's
+// result on every space; GPUs run the form asked for (the plan says which),
+// host spaces sweep rows whatever the knob says.
+TEST(TEST_CATEGORY, generic_step_forms_do_not_change_results) {
+  using EbisuKokkos::GenericStep;
+  auto run = [](const std::string& name, const auto& stencil, const ebisu_test::Extents& n, int rank, GenericStep form) {
+    using Stencil = std::decay_t<decltype(stencil)>;
+    using V = ebisu_test::TestView<double, Stencil::rank, Kokkos::LayoutRight, TEST_EXECSPACE>;
+    SCOPED_TRACE(name + ", generic step form " + std::to_string(static_cast<int>(form)));
+    const int steps = 7;
+    const ebisu_test::Field init = ebisu_test::random_field(n, 41u);
+    const auto ref = ebisu_test::reference_run(init, rank, Stencil::radius, ebisu_test::update_of(name, stencil), steps);
+    V u = ebisu_test::make_view<V>("u", n), s = ebisu_test::make_view<V>("scratch", n);
+    ebisu_test::upload(u, init);
+    ebisu_test::poison(s);
+    EbisuKokkos::StencilPolicy<TEST_EXECSPACE> policy(TEST_EXECSPACE(), steps);
+    policy.set_backend(EbisuKokkos::Backend::generic).set_generic_step(form);
+    const auto report = EbisuKokkos::parallel_stencil(name, policy, stencil, u, s);
+    Kokkos::fence();
+    EXPECT_LE(ebisu_test::relative_error(ebisu_test::download(u), ref), ebisu_test::tolerance<double>()) << report.plan;
+    const bool on_gpu = !EbisuKokkos::Impl::runs_on_host<TEST_EXECSPACE>;
+    EXPECT_EQ(report.plan.find("flat range of cells") != std::string::npos, on_gpu && form == GenericStep::flat)
+        << report.plan;
+    EXPECT_EQ(report.plan.find("4 cells per work item") != std::string::npos,
+              on_gpu && form == GenericStep::tiled_4cells)
+        << report.plan;
+  };
+  for (GenericStep form : {GenericStep::automatic, GenericStep::tiled, GenericStep::tiled_4cells, GenericStep::flat}) {
+    run("j2d9pt", EbisuKokkos::presets::j2d9pt(), {33, 70, 1}, 2, form);
+    run("j3d7pt", EbisuKokkos::presets::j3d7pt(), {11, 9, 30}, 3, form);
+  }
+}
+
 TEST(TEST_CATEGORY, functor_nonlinear_2d) { ebisu_test::run_nonlinear_2d<TEST_EXECSPACE>(); }
 TEST(TEST_CATEGORY, functor_radius2_float_2d) { ebisu_test::run_functor_radius2_2d<TEST_EXECSPACE>(); }
 TEST(TEST_CATEGORY, functor_nonlinear_3d) { ebisu_test::run_nonlinear_3d<TEST_EXECSPACE>(); }
