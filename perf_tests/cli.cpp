@@ -42,9 +42,7 @@ const char* usage_text =
     "  --ebisu-depths a,b   also time Backend::ebisu at these forced depths (DoubleBuffer form)\n"
     "  --ebisu-threads a,b  threads per block of those runs (default: the model's)\n"
     "  --ebisu-strategies a,b  also time Backend::ebisu with the Strategy forced (DoubleBuffer form):\n"
-    "                       sm_tiling -> ebisu-sm, device_tiling -> ebisu-device, automatic -> ebisu-auto,\n"
-    "                       device_tiling_two_copies -> ebisu-device-2copy, device_tiling_in_place ->\n"
-    "                       ebisu-device-inplace (DeviceTilingUpdate forced)\n"
+    "                       sm_tiling -> ebisu-sm, device_tiling -> ebisu-device, automatic -> ebisu-auto\n"
     "  --ebisu-variants a,b parallel_stencil variants to run, of: automatic generic double-buffer\n"
     "                       other-layout (default: all), and automatic-model (Selection::model:\n"
     "                       the model's choice without timing runs; only when listed)\n"
@@ -217,10 +215,8 @@ Options parse_options(int argc, char** argv) {
     } else if (arg == "--ebisu-strategies") {
       for (auto n : split(next(), ',')) {
         std::replace(n.begin(), n.end(), '-', '_');
-        if (n != "automatic" && n != "sm_tiling" && n != "device_tiling" && n != "device_tiling_two_copies" &&
-            n != "device_tiling_in_place") {
-          fail("--ebisu-strategies: unknown strategy '" + n +
-               "' (automatic sm_tiling device_tiling device_tiling_two_copies device_tiling_in_place)");
+        if (n != "automatic" && n != "sm_tiling" && n != "device_tiling") {
+          fail("--ebisu-strategies: unknown strategy '" + n + "' (automatic sm_tiling device_tiling)");
         }
         if (std::find(o.ebisu_strategies.begin(), o.ebisu_strategies.end(), n) == o.ebisu_strategies.end()) {
           o.ebisu_strategies.push_back(n);

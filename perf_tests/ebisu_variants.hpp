@@ -136,13 +136,11 @@ std::vector<Variant> make_ebisu_variants(const Stencil& stencil, const View& inp
   };
   auto buffer_output = [=]() -> const void* { return buffers->current().data(); };
   auto add_double_buffer = [&](const std::string& name, EbisuKokkos::Backend backend, int depth, int threads,
-                               EbisuKokkos::Strategy strategy = EbisuKokkos::Strategy::automatic,
-                               EbisuKokkos::DeviceTilingUpdate update = EbisuKokkos::DeviceTilingUpdate::automatic) {
+                               EbisuKokkos::Strategy strategy = EbisuKokkos::Strategy::automatic) {
     auto report = std::make_shared<EbisuKokkos::StencilReport>();
     auto run = [=]() {
       Policy policy(Space(), steps);
       policy.set_backend(backend).set_temporal_depth(depth).set_threads(threads).set_strategy(strategy);
-      policy.set_device_tiling_update(update);
       *report = EbisuKokkos::parallel_stencil("ebisu_bench", policy, stencil, *buffers);
     };
     variants.push_back(Variant{name, "ebisu-kokkos",
@@ -187,24 +185,16 @@ std::vector<Variant> make_ebisu_variants(const Stencil& stencil, const View& inp
                           EbisuKokkos::Backend::ebisu, d, t);
   }
   for (const auto& s : options.ebisu_strategies) {
-    const bool device = s.rfind("device_tiling", 0) == 0;
-    const auto strategy = s == "sm_tiling" ? EbisuKokkos::Strategy::sm_tiling
-                          : device         ? EbisuKokkos::Strategy::device_tiling
-                                           : EbisuKokkos::Strategy::automatic;
-    const auto update = s == "device_tiling_in_place"     ? EbisuKokkos::DeviceTilingUpdate::in_place
-                        : s == "device_tiling_two_copies" ? EbisuKokkos::DeviceTilingUpdate::two_copies
-                                                          : EbisuKokkos::DeviceTilingUpdate::automatic;
-    const std::string name = s == "sm_tiling"                  ? "ebisu-sm"
-                             : s == "device_tiling_in_place"   ? "ebisu-device-inplace"
-                             : s == "device_tiling_two_copies" ? "ebisu-device-2copy"
-                             : device                          ? "ebisu-device"
-                                                               : "ebisu-auto";
+    const auto strategy = s == "sm_tiling"       ? EbisuKokkos::Strategy::sm_tiling
+                          : s == "device_tiling" ? EbisuKokkos::Strategy::device_tiling
+                                                 : EbisuKokkos::Strategy::automatic;
+    const std::string name = s == "sm_tiling" ? "ebisu-sm" : s == "device_tiling" ? "ebisu-device" : "ebisu-auto";
     if constexpr (available) {
-      add_double_buffer(name, EbisuKokkos::Backend::ebisu, 0, 0, strategy, update);
+      add_double_buffer(name, EbisuKokkos::Backend::ebisu, 0, 0, strategy);
       // A forced strategy at each --ebisu-depths depth too (calibrating one strategy's model).
       if (strategy != EbisuKokkos::Strategy::automatic)
         for (int d : options.ebisu_depths)
-          add_double_buffer(name + "-d" + std::to_string(d), EbisuKokkos::Backend::ebisu, d, 0, strategy, update);
+          add_double_buffer(name + "-d" + std::to_string(d), EbisuKokkos::Backend::ebisu, d, 0, strategy);
     } else {
       Variant v;
       v.name = name;

@@ -26,12 +26,6 @@ constexpr double kExchangeLatencyUs = 2.5;
 // average at 32^3 / 64^3, runs of 4-8 cells and narrow columns; v7, runs kept
 // per thread and cells in groups, 1.55x).
 constexpr double kStepScale3D = 1.55;
-// In place: one block barrier per plane of the slow axis; a plane costs the
-// barrier and the latency chain of its cells (loads, FMAs, the ring copy, the
-// store after the barrier), per column a thread keeps (first guesses, to be
-// calibrated on the H200: docs/perf-notes-device-tiling.md, v8).
-constexpr double kPlaneFixedCycles = 150;
-constexpr double kPlaneCyclesPerColumn = 60;
 constexpr double kL2OverDram = 2.2;          // L2 bandwidth relative to the measured DRAM copy bandwidth
 constexpr double kLaunchUs = 6.0;            // cooperative launch and the tail of the grid
 constexpr double kDefaultGridSyncUs = 1.0;   // measured 0.98 us at 132 blocks on an H200
@@ -48,20 +42,18 @@ std::string PlanDT::describe() const {
   }
   std::snprintf(buf, sizeof buf,
                 "device-tiling: depth %d (halo %d), %d x %d x %d blocks of %d x %d x %d cells (owned %d x %d x %d), "
-                "%s, %d threads (%d columns x %d runs of %d), %ld KB shared, redundancy %.2f, predicted %.1f "
-                "GCells/s (step %.2f us, exchange %.2f us)",
+                "%d threads (%d columns x %d runs of %d), %ld KB shared, redundancy %.2f, predicted %.1f GCells/s "
+                "(step %.2f us, exchange %.2f us)",
                 depth, halo[0], tiles[0], tiles[1], tiles[2], local[0], local[1], local[2], own[0], own[1], own[2],
-                in_place ? "one copy updated in place plane by plane" : "two copies", threads, pencils, chunks,
-                chunk_len, smem_bytes / 1024, redundancy, predicted_gcells_per_s, t_step_s * 1e6,
-                t_exchange_s * 1e6);
+                threads, pencils, chunks, chunk_len, smem_bytes / 1024, redundancy, predicted_gcells_per_s,
+                t_step_s * 1e6, t_exchange_s * 1e6);
   return buf;
 }
 
 PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s, const long (&n)[3], int steps,
-                                   int depth, const int (&tiles)[3], const KernelLimitsDT& lim, bool in_place) {
+                                   int depth, const int (&tiles)[3], const KernelLimitsDT& lim) {
   PlanDT p;
   p.depth = depth;
-  p.in_place = in_place;
   const int r = s.radius;
   const bool has_mid = s.rank == 3;
   const int rr[3] = {r, has_mid ? r : 0, r};
@@ -76,11 +68,8 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
     inner_total *= std::max(0, p.own[a] - 2 * p.halo[a]);
   }
   p.blocks = p.tiles[0] * p.tiles[1] * p.tiles[2];
-  // Two copies (each step reads one, writes the other), or one copy and the
-  // old values of the last radius + 1 planes; and one tile per read-only field.
-  const long plane_cells = static_cast<long>(p.local[1]) * p.local[2];
-  p.smem_bytes = ((in_place ? 1L : 2L) + lim.field_tiles) * local_total * s.scalar_bytes +
-                 (in_place ? (r + 1L) * plane_cells * s.scalar_bytes : 0L);
+  // Two copies (each step reads one, writes the other), and one tile per read-only field.
+  p.smem_bytes = (2L + lim.field_tiles) * local_total * s.scalar_bytes;
   const int max_blocks = lim.max_blocks > 0 ? lim.max_blocks : dev.sm_count;
   if (p.blocks > max_blocks) {
     p.why_not = "more tiles than co-resident blocks";
@@ -92,16 +81,13 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   }
   // Work items: (column, run along the slow axis) pairs, about one per thread;
   // runs of at least 2R + 2 cells so that the window fill stays a small part.
-  // In place: every column of the tile (the outer ring's are copied, not
-  // computed), each a whole run.
   p.pencils = (p.local[1] - 2 * rr[1]) * (p.local[2] - 2 * rr[2]);
   const int rows = p.local[0] - 2 * rr[0];
   const int max_chunks = std::max(1, rows / (2 * r + 2));
-  p.chunks = in_place ? 1
-                      : static_cast<int>(std::max(1L, std::min<long>(max_chunks, ceil_div(lim.max_threads, p.pencils))));
+  p.chunks = static_cast<int>(std::max(1L, std::min<long>(max_chunks, ceil_div(lim.max_threads, p.pencils))));
   p.chunk_len = static_cast<int>(ceil_div(rows, p.chunks));
   p.chunks = static_cast<int>(ceil_div(rows, p.chunk_len));
-  const long items = in_place ? plane_cells : static_cast<long>(p.pencils) * p.chunks;
+  const long items = static_cast<long>(p.pencils) * p.chunks;
   p.threads = static_cast<int>(std::min<long>(lim.max_threads, ceil_div(items, 32) * 32));
   if (items > static_cast<long>(KernelLimitsDT::kMaxRunsPerThread) * p.threads) {
     p.why_not = "more columns than the threads can keep";
@@ -124,23 +110,17 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   const double t_issue =
       static_cast<double>(ceil_div(items, p.threads)) * (kStepCyclesPerRun + kStepCyclesPerCell * p.chunk_len) /
       clock_hz;
-  // In place, a step is a sequence of planes, each as slow as the thread
-  // with the most columns (plus the barrier); each cell also copies its old
-  // value into the plane ring and reads it back for the next plane.
-  const double t_plane =
-      (kPlaneFixedCycles + kPlaneCyclesPerColumn * static_cast<double>(ceil_div(items, p.threads))) / clock_hz;
   double step_sum = 0, computed_sum = 0;
   for (int j = 0; j < depth; ++j) {
     long computed = 1;
     for (int a = 0; a < 3; ++a) computed *= std::max(1, p.local[a] - 2 * rr[a] * (j + 1));
-    const double t_smem = computed * (a_sm + (in_place ? 1.0 : 0.0)) * std::max(4, s.scalar_bytes) / smem_bytes_per_s_sm;
+    const double t_smem = computed * a_sm * std::max(4, s.scalar_bytes) / smem_bytes_per_s_sm;
     const double t_fp = computed * s.flops / fp_per_sm;
-    const double t_serial = in_place ? std::max(1, p.local[0] - 2 * rr[0] * (j + 1)) * t_plane : t_issue;
-    step_sum += std::max({t_smem, t_fp, t_serial}) + kStepFixedCycles / clock_hz;
+    step_sum += std::max({t_smem, t_fp, t_issue}) + kStepFixedCycles / clock_hz;
     computed_sum += static_cast<double>(computed);
   }
   p.redundancy = computed_sum / depth / owned_total;
-  p.t_step_s = step_sum / depth * (has_mid && !in_place ? kStepScale3D : 1.0);
+  p.t_step_s = step_sum / depth * (has_mid ? kStepScale3D : 1.0);
 
   // One exchange: the owned shell out, the halo in, both through L2.
   const double l2_per_sm = kL2OverDram * dev.dram_bandwidth_gbs * 1e9 / dev.sm_count;
@@ -174,16 +154,6 @@ PlanDT choose_plan_device_tiling(const DeviceModel& dev, const StencilModel& s, 
     for (int o : own) tiles.push_back(static_cast<int>(ceil_div(extent, o)));
     return tiles;
   };
-  std::vector<bool> updates;
-  const DeviceTilingUpdate update = knobs.device_tiling_update;
-  if (update != DeviceTilingUpdate::in_place) updates.push_back(false);
-  // (In 2-D a plane is a row: a block barrier per row of a few hundred cells
-  // costs more than the second copy saves; no in-place kernel is compiled.)
-  if (update != DeviceTilingUpdate::two_copies && lim.in_place && s.rank == 3) updates.push_back(true);
-  if (updates.empty()) {
-    best.why_not = "no in-place kernel for this stencil (in place is 3-D only)";
-    return best;
-  }
   std::vector<int> depths;
   if (knobs.temporal_depth > 0) {
     depths.push_back(std::min(knobs.temporal_depth, std::max(1, steps)));
@@ -202,11 +172,9 @@ PlanDT choose_plan_device_tiling(const DeviceModel& dev, const StencilModel& s, 
       for (int c : t2) {
         const int tiles[3] = {a, b, c};
         for (int d : depths) {
-          for (bool in_place : updates) {
-            const PlanDT p = evaluate_plan_device_tiling(dev, s, n, std::max(1, steps), d, tiles, lim, in_place);
-            if (!p.valid) continue;
-            if (!best.valid || p.predicted_seconds < best.predicted_seconds) best = p;
-          }
+          const PlanDT p = evaluate_plan_device_tiling(dev, s, n, std::max(1, steps), d, tiles, lim);
+          if (!p.valid) continue;
+          if (!best.valid || p.predicted_seconds < best.predicted_seconds) best = p;
         }
       }
     }

@@ -54,18 +54,6 @@ enum class GenericStep {
   flat           ///< a RangePolicy over the interior, one cell per work item (the fewest instructions per cell)
 };
 
-/// How device tiling (Strategy::device_tiling) updates the tile it keeps in
-/// shared memory. Two copies let every thread stream its own run of cells with
-/// one block barrier per step, but halve the domain that fits on chip; in place
-/// the block updates the tile plane by plane (one barrier per plane, the old
-/// values of the last `radius` planes kept aside), so twice the cells fit
-/// (3-D: about 128^3 doubles on an H200).
-enum class DeviceTilingUpdate {
-  automatic,   ///< the model picks (in place only where it predicts a gain: 3-D)
-  two_copies,  ///< each step reads one copy of the tile and writes the other
-  in_place     ///< one copy, updated plane by plane along the slow axis (3-D only; 2-D keeps two copies)
-};
-
 /// How Backend::automatic picks among the plans that can run (CUDA: SM tiling,
 /// device tiling, the generic path).
 enum class Selection {
@@ -127,7 +115,6 @@ struct TuningKnobs {
   Strategy strategy = Strategy::automatic;  ///< EBISU strategy (forcing one that cannot run falls back, saying why)
   Selection selection = Selection::automatic;  ///< how Strategy::automatic decides between candidate plans
   GenericStep generic_step = GenericStep::automatic;  ///< the generic path's GPU step form
-  DeviceTilingUpdate device_tiling_update = DeviceTilingUpdate::automatic;  ///< device tiling's tile update
 };
 
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
@@ -158,7 +145,6 @@ class StencilPolicy {
   StencilPolicy& set_strategy(Strategy s) { m_knobs.strategy = s; return *this; }
   StencilPolicy& set_selection(Selection s) { m_knobs.selection = s; return *this; }
   StencilPolicy& set_generic_step(GenericStep s) { m_knobs.generic_step = s; return *this; }
-  StencilPolicy& set_device_tiling_update(DeviceTilingUpdate u) { m_knobs.device_tiling_update = u; return *this; }
   /// Cells each tiled GPU work item of the generic path updates along the slowest index: 1 (GenericStep::tiled),
   /// 4 (GenericStep::tiled_4cells), or 0 (GenericStep::automatic).
   StencilPolicy& set_generic_cells_per_item(int cells) {

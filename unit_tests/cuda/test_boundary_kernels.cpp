@@ -61,35 +61,24 @@ void run_on_kernel(const std::string& name, const Stencil& stencil, const Field&
                strategy_name(strategy) + " depth knob " + std::to_string(depth) +
                (std::is_same_v<Scalar, float> ? " float" : " double") +
                (std::is_same_v<Layout, Kokkos::LayoutLeft> ? " LayoutLeft" : " LayoutRight"));
-  // 3-D device tiling: with two copies of the tile and in place.
-  using EbisuKokkos::DeviceTilingUpdate;
-  const bool both_updates = rank == 3 && strategy == Strategy::device_tiling;
-  for (DeviceTilingUpdate update : {DeviceTilingUpdate::two_copies, DeviceTilingUpdate::in_place}) {
-    if (!both_updates && update == DeviceTilingUpdate::in_place) continue;
-    SCOPED_TRACE(update == DeviceTilingUpdate::in_place ? "in place" : "two copies");
-    V u = make_view<V>("u", init.n), x = make_view<V>("x", init.n);
-    upload(u, init);
-    poison(x);
-    EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(steps);
-    policy.set_backend(EbisuKokkos::Backend::ebisu).set_strategy(strategy).set_temporal_depth(depth);
-    policy.set_device_tiling_update(both_updates ? update : DeviceTilingUpdate::automatic);
-    for (int a = 0; a < rank; ++a) {
-      policy.set_boundary(a, EbisuKokkos::Side::low, rules[a][0]).set_boundary(a, EbisuKokkos::Side::high, rules[a][1]);
-    }
-    const EbisuKokkos::StencilReport report = EbisuKokkos::parallel_stencil(name, policy, stencil, u, x);
-    const Field got = download(u);
-    if (steps == 0) {
-      EXPECT_EQ(relative_error(got, init), 0.0) << report.plan;
-      continue;
-    }
-    // The forced kernel ran (not a fallback), and its answer is the reference's.
-    EXPECT_EQ(report.strategy, strategy) << report.plan;
-    EXPECT_EQ(report.plan.find("not possible"), std::string::npos) << report.plan;
-    if (both_updates && update == DeviceTilingUpdate::in_place) {
-      EXPECT_NE(report.plan.find("in place"), std::string::npos) << report.plan;
-    }
-    EXPECT_LE(relative_error(got, ref), tolerance<Scalar>()) << report.plan;
+  V u = make_view<V>("u", init.n), x = make_view<V>("x", init.n);
+  upload(u, init);
+  poison(x);
+  EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(steps);
+  policy.set_backend(EbisuKokkos::Backend::ebisu).set_strategy(strategy).set_temporal_depth(depth);
+  for (int a = 0; a < rank; ++a) {
+    policy.set_boundary(a, EbisuKokkos::Side::low, rules[a][0]).set_boundary(a, EbisuKokkos::Side::high, rules[a][1]);
   }
+  const EbisuKokkos::StencilReport report = EbisuKokkos::parallel_stencil(name, policy, stencil, u, x);
+  const Field got = download(u);
+  if (steps == 0) {
+    EXPECT_EQ(relative_error(got, init), 0.0) << report.plan;
+    return;
+  }
+  // The forced kernel ran (not a fallback), and its answer is the reference's.
+  EXPECT_EQ(report.strategy, strategy) << report.plan;
+  EXPECT_EQ(report.plan.find("not possible"), std::string::npos) << report.plan;
+  EXPECT_LE(relative_error(got, ref), tolerance<Scalar>()) << report.plan;
 }
 
 inline bool quick() { return std::getenv("EBISU_TEST_QUICK") != nullptr; }

@@ -57,34 +57,24 @@ inline std::vector<Case> standard_cases(int rank, int radius) {
 struct Mode {
   EbisuKokkos::Backend backend;
   EbisuKokkos::Strategy strategy = EbisuKokkos::Strategy::automatic;
-  EbisuKokkos::DeviceTilingUpdate update = EbisuKokkos::DeviceTilingUpdate::automatic;
   std::string name() const {
     return std::string(EbisuKokkos::to_string(backend)) +
-           (backend == EbisuKokkos::Backend::ebisu ? std::string("/") + EbisuKokkos::to_string(strategy) : "") +
-           (update == EbisuKokkos::DeviceTilingUpdate::in_place ? " in place"
-            : update == EbisuKokkos::DeviceTilingUpdate::two_copies ? " two copies" : "");
+           (backend == EbisuKokkos::Backend::ebisu ? std::string("/") + EbisuKokkos::to_string(strategy) : "");
   }
 };
 
 // Every mode the execution space offers: where the EBISU kernels exist, each
 // of their strategies forced, so no strategy hides behind the model's choice.
 // (Host spaces have one blocked path, not strategies.)
-// 3-D device tiling updates its tile with two copies or in place: both forced.
 template <class Space>
-std::vector<Mode> modes_to_test(bool ebisu_available, int rank) {
+std::vector<Mode> modes_to_test(bool ebisu_available) {
   using EbisuKokkos::Backend;
-  using EbisuKokkos::DeviceTilingUpdate;
   using EbisuKokkos::Strategy;
   std::vector<Mode> m{{Backend::automatic}, {Backend::generic}};
   if (ebisu_available && EbisuKokkos::Impl::runs_on_host<Space>) m.push_back({Backend::ebisu});
   if (ebisu_available && !EbisuKokkos::Impl::runs_on_host<Space>) {
     m.push_back({Backend::ebisu, Strategy::sm_tiling});
-    if (rank == 3) {
-      m.push_back({Backend::ebisu, Strategy::device_tiling, DeviceTilingUpdate::two_copies});
-      m.push_back({Backend::ebisu, Strategy::device_tiling, DeviceTilingUpdate::in_place});
-    } else {
-      m.push_back({Backend::ebisu, Strategy::device_tiling});
-    }
+    m.push_back({Backend::ebisu, Strategy::device_tiling});
   }
   return m;
 }
@@ -96,7 +86,7 @@ void run_cases(const std::string& name, const Stencil& stencil, const std::vecto
   constexpr int rank = Stencil::rank;
   using V = TestView<Scalar, rank, Layout, Space>;
   constexpr bool ebisu = EbisuKokkos::ebisu_available<Space, Stencil, V>;
-  for (const Mode& mode : modes_to_test<Space>(ebisu, rank)) {
+  for (const Mode& mode : modes_to_test<Space>(ebisu)) {
     const EbisuKokkos::Backend backend = mode.backend;
     for (size_t i = 0; i < cases.size(); ++i) {
       SCOPED_TRACE(name + ", " + describe(cases[i], rank) + ", backend " + mode.name() + ", " +
@@ -109,7 +99,6 @@ void run_cases(const std::string& name, const Stencil& stencil, const std::vecto
       poison(s);
       EbisuKokkos::StencilPolicy<Space> policy(Space(), cases[i].steps);
       policy.set_backend(backend).set_temporal_depth(depth_knob).set_strategy(mode.strategy);
-      policy.set_device_tiling_update(mode.update);
       const auto report = EbisuKokkos::parallel_stencil(name, policy, stencil, u, s);
       Kokkos::fence();
       const Field got = download(u);
@@ -144,9 +133,6 @@ void run_cases(const std::string& name, const Stencil& stencil, const std::vecto
           cases[i].steps > 0) {
         EXPECT_EQ(report.strategy, mode.strategy) << report.plan;
         EXPECT_EQ(swap_report.strategy, mode.strategy) << swap_report.plan;
-        if (mode.update == EbisuKokkos::DeviceTilingUpdate::in_place) {
-          EXPECT_NE(report.plan.find("in place"), std::string::npos) << report.plan;
-        }
       }
       if (!ebisu) EXPECT_EQ(report.backend, EbisuKokkos::Backend::generic);
     }

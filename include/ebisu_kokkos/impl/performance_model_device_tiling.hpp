@@ -31,7 +31,6 @@ struct KernelLimitsDT {
   int max_depth = 16;          ///< deepest halo searched
   double smem_accesses_per_cell = 0;  ///< exact shared-memory accesses per cell update (0: from the stencil)
   int field_tiles = 0;         ///< read-only field tiles kept beside the two state copies
-  bool in_place = false;       ///< an in-place kernel is compiled for this stencil (3-D)
 };
 
 /// Extents in the kernel's axis order: 0 = slow (each thread streams a run of
@@ -49,8 +48,7 @@ struct PlanDT {
   int pencils = 0;            ///< computed (middle x fast) columns of the tile
   int chunks = 0;             ///< runs along the slow axis per column
   int chunk_len = 0;          ///< slow-axis cells per run; the threads loop over the (column, run) pairs
-  bool in_place = false;      ///< one copy of the tile, updated plane by plane (DeviceTilingUpdate::in_place)
-  long smem_bytes = 0;        ///< two copies of the tile (or one and radius + 1 planes), plus one per field
+  long smem_bytes = 0;        ///< two copies of the tile, plus one per read-only field
   double redundancy = 1;      ///< computed cells / owned cells per step
   double t_step_s = 0, t_exchange_s = 0, t_edges_s = 0;  ///< per step, per exchange, load + store once
   double predicted_seconds = 0;
@@ -58,16 +56,14 @@ struct PlanDT {
   std::string describe() const;
 };
 
-/// Chooses depth, tiling and update (two copies or in place) for `steps` steps
-/// over extents n (kernel axis order; n[1] == 1 for 2-D).
-/// knobs.temporal_depth (0 = model) fixes the depth, knobs.device_tiling_update the update.
+/// Chooses depth and tiling for `steps` steps over extents n (kernel axis
+/// order; n[1] == 1 for 2-D). knobs.temporal_depth (0 = model) fixes the depth.
 PlanDT choose_plan_device_tiling(const DeviceModel& dev, const StencilModel& s, const long (&n)[3], int steps,
                                  const TuningKnobs& knobs, const KernelLimitsDT& limits);
 
 /// The model for one fully specified tiling (used by the search and the tests).
 PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s, const long (&n)[3], int steps,
-                                   int depth, const int (&tiles)[3], const KernelLimitsDT& limits,
-                                   bool in_place = false);
+                                   int depth, const int (&tiles)[3], const KernelLimitsDT& limits);
 
 }  // namespace Impl
 }  // namespace EbisuKokkos

@@ -15,11 +15,7 @@
 //   store the owned cells (into the buffer the last exchange did not use)
 //
 // The tile is kept twice in shared memory and each step reads one copy and
-// writes the other (one block barrier per step); or, in place (3-D: twice the
-// cells fit), once, and a step walks the slow axis plane by plane: every
-// thread computes its columns' cells of plane s, copies their old values into
-// a ring of radius + 1 planes (what plane s + 1 .. s + R read below them),
-// block barrier, then writes the new values into the tile. A thread streams runs of
+// writes the other (one block barrier per step). A thread streams runs of
 // cells along the slow axis of one column (middle x fast position), the
 // centre column in a register window, the other offsets from shared memory.
 // (The first version computed in place with results staged in 32 registers
@@ -139,31 +135,6 @@ struct TileAccessor {
   }
 };
 
-// The same neighbourhood when the tile is updated in place: the planes below
-// the cell (already rewritten) come from the ring of old planes.
-template <class Map, int R, class Scalar>
-struct InPlaceTileAccessor {
-  const Scalar* w;          // the register window, rows s - R .. s + R of the cell's column
-  const Scalar* cell;       // the tile at the cell (rows s .. s + R still old)
-  const Scalar* below[R];   // below[d]: the ring's copy of row s - R + d at the cell's column
-  int pitch_s, pitch_m;
-
-  template <int D0, int D1, int D2>
-  __device__ __forceinline__ Scalar get() const {
-    constexpr int ds = Map::template ds<D0, D1, D2>;
-    constexpr int dm = Map::template dm<D0, D1, D2>;
-    constexpr int df = Map::template df<D0, D1, D2>;
-    static_assert(ds >= -R && ds <= R, "EbisuKokkos: offset beyond the stencil radius");
-    if constexpr (dm == 0 && df == 0) {
-      return w[R + ds];
-    } else if constexpr (ds < 0) {
-      return below[R + ds][dm * pitch_m + df];
-    } else {
-      return cell[ds * pitch_s + dm * pitch_m + df];
-    }
-  }
-};
-
 // A read-only field's neighbourhood of the same cell, from its shared tile.
 template <class Map, class Scalar>
 struct FieldTileAccessor {
@@ -234,7 +205,7 @@ __device__ __forceinline__ void compute_run(const Eval& eval, const Scalar* col,
   }
 }
 
-template <class Map, int R, class Eval, class Scalar, int NF, bool InPlace>
+template <class Map, int R, class Eval, class Scalar, int NF>
 __global__ void __launch_bounds__(kMaxThreads, 1)
     device_tiling_kernel(const Eval eval, Scalar* __restrict__ u, Scalar* __restrict__ x,
                          const FieldSources<Scalar, NF> fields, const Geometry g) {
@@ -242,12 +213,8 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   extern __shared__ __align__(16) unsigned char device_tiling_smem[];
   Scalar* const tiles_smem = reinterpret_cast<Scalar*>(device_tiling_smem);
   const int tile_cells = g.local[0] * g.local[1] * g.local[2];
-  const int plane_cells = g.local[1] * g.local[2];
   Scalar* tile = tiles_smem;  // the copy that holds the current time level
-  // In place: the ring of old planes after the tile; else the second copy.
-  Scalar* const ring = tiles_smem + tile_cells;
-  Scalar* const field_tiles =
-      tiles_smem + (InPlace ? tile_cells + (R + 1) * plane_cells : 2 * tile_cells);  // one tile per read-only field
+  Scalar* const field_tiles = tiles_smem + 2 * tile_cells;  // one tile per read-only field
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
 
@@ -421,99 +388,40 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   // load) refreshed the whole tile, and step j reads exactly the cells step
   // j - 1 wrote, so the halo's dead ring is never computed. (Mapping the
   // runs afresh each step cost four integer divisions per run and step.)
-  // In place, a thread keeps whole columns instead: every column of the
-  // tile, the outer radius ring's too (their old values feed the ring).
   int run_f[kMaxRunsPerThread], run_m[kMaxRunsPerThread], run_s[kMaxRunsPerThread];
   unsigned run_interior = 0;  // bit k: run k's column is not in the fixed frame
   {
-    const int cols_f = InPlace ? Lf : Lf - 2 * R;
-    const int pencils = cols_f * (InPlace ? Lm : Lm - 2 * Rm);
-    const int items = InPlace ? pencils : pencils * ((Ls - 2 * R + g.chunk_len - 1) / g.chunk_len);
-    const int first = InPlace ? 0 : R, first_m = InPlace ? 0 : Rm;
+    const int cols_f = Lf - 2 * R;
+    const int pencils = cols_f * (Lm - 2 * Rm);
+    const int items = pencils * ((Ls - 2 * R + g.chunk_len - 1) / g.chunk_len);
 #pragma unroll
     for (int k = 0; k < kMaxRunsPerThread; ++k) {
       const int item = t + k * blockDim.x;
       const int pencil = item % pencils, chunk = item / pencils;
-      run_f[k] = item < items ? first + pencil % cols_f : -1;
-      run_m[k] = first_m + pencil / cols_f;
+      run_f[k] = item < items ? R + pencil % cols_f : -1;
+      run_m[k] = Rm + pencil / cols_f;
       run_s[k] = R + chunk * g.chunk_len;
       if (!g.rules[2].frame(org[2] + run_f[k]) && !g.rules[1].frame(org[1] + run_m[k])) run_interior |= 1u << k;
     }
   }
-  // One in-place step: rows [lo, Ls - lo) of the columns at least lo (lo_m)
-  // from the tile's sides along the fast (middle) axis, plane by plane.
-  // Plane s reads rows s - R .. s - 1 from the ring (slot row % (R + 1)) and
-  // rows s .. s + R from the tile, still old; its new values go into the tile
-  // after the plane's barrier, when no thread reads row s any more. Slot
-  // s % (R + 1) last held row s - R - 1, whose last reader was plane s - 1.
-  auto step_in_place = [&](int j) {
+  auto step = [&](int j) {
+    const Scalar* in = tile;
+    Scalar* out = tile == tiles_smem ? tiles_smem + tile_cells : tiles_smem;
     const int lo = R + j * R, lo_m = Rm + j * Rm;
-    constexpr int W = 2 * R + 1;
-    auto computes = [&](int k) {
-      return run_f[k] >= lo && run_f[k] < Lf - lo && run_m[k] >= lo_m && run_m[k] < Lm - lo_m;
-    };
-    Scalar w[kMaxRunsPerThread][W];
 #pragma unroll
     for (int k = 0; k < kMaxRunsPerThread; ++k) {
-      if (run_f[k] < 0) continue;
-      const int c = run_m[k] * Lf + run_f[k];
-#pragma unroll
-      for (int d = 0; d < R; ++d) ring[((lo - R + d) % (R + 1)) * plane_cells + c] = tile[(lo - R + d) * ps + c];
-#pragma unroll
-      for (int d = 0; d < W - 1; ++d) w[k][d] = tile[(lo - R + d) * ps + c];
+      const int f = run_f[k], m = run_m[k];
+      const int s0 = max(run_s[k], lo), s1 = min(run_s[k] + g.chunk_len, Ls - lo);
+      if (f >= lo && f < Lf - lo && m >= lo_m && m < Lm - lo_m && s0 < s1) {
+        compute_run<Map, R, NF>(eval, in + m * Lf + f, out + m * Lf + f, field_tiles + m * Lf + f, tile_cells, ps,
+                                Lf, s0, s1, (run_interior >> k) & 1u, g.rules[0], org[0]);
+      }
     }
+    tile = out;
     __syncthreads();
-    for (int s = lo; s < Ls - lo; ++s) {
-      Scalar v[kMaxRunsPerThread];
-#pragma unroll
-      for (int k = 0; k < kMaxRunsPerThread; ++k) {
-        if (run_f[k] < 0) continue;
-        const int c = run_m[k] * Lf + run_f[k];
-        w[k][W - 1] = tile[(s + R) * ps + c];
-        if (computes(k)) {
-          InPlaceTileAccessor<Map, R, Scalar> at{w[k], tile + s * ps + c, {}, ps, Lf};
-#pragma unroll
-          for (int d = 0; d < R; ++d) at.below[d] = ring + ((s - R + d) % (R + 1)) * plane_cells + c;
-          v[k] = evaluate<Map>(eval, at, field_tiles, tile_cells, s * ps + c, ps, Lf, std::make_index_sequence<NF>{});
-        }
-        ring[(s % (R + 1)) * plane_cells + c] = w[k][R];
-      }
-      __syncthreads();
-#pragma unroll
-      for (int k = 0; k < kMaxRunsPerThread; ++k) {
-        if (run_f[k] < 0) continue;
-        if (computes(k)) {
-          const bool updated = ((run_interior >> k) & 1u) && !g.rules[0].frame(org[0] + s);
-          tile[s * ps + run_m[k] * Lf + run_f[k]] = updated ? v[k] : w[k][R];
-        }
-#pragma unroll
-        for (int d = 0; d < W - 1; ++d) w[k][d] = w[k][d + 1];
-      }
-    }
-    __syncthreads();
-  };
-  auto step = [&](int j) {
-    if constexpr (InPlace) {
-      step_in_place(j);
-    } else {
-      const Scalar* in = tile;
-      Scalar* out = tile == tiles_smem ? tiles_smem + tile_cells : tiles_smem;
-      const int lo = R + j * R, lo_m = Rm + j * Rm;
-#pragma unroll
-      for (int k = 0; k < kMaxRunsPerThread; ++k) {
-        const int f = run_f[k], m = run_m[k];
-        const int s0 = max(run_s[k], lo), s1 = min(run_s[k] + g.chunk_len, Ls - lo);
-        if (f >= lo && f < Lf - lo && m >= lo_m && m < Lm - lo_m && s0 < s1) {
-          compute_run<Map, R, NF>(eval, in + m * Lf + f, out + m * Lf + f, field_tiles + m * Lf + f, tile_cells,
-                                  ps, Lf, s0, s1, (run_interior >> k) & 1u, g.rules[0], org[0]);
-        }
-      }
-      tile = out;
-      __syncthreads();
-    }
   };
 
-  load(0, tile_cells, whole_tile, u, g.u_stride, tile, InPlace ? nullptr : tiles_smem + tile_cells);
+  load(0, tile_cells, whole_tile, u, g.u_stride, tile, tiles_smem + tile_cells);
   for (int k = 0; k < NF; ++k)
     load(0, tile_cells, whole_tile, fields.data[k], fields.stride[k], field_tiles + k * tile_cells, nullptr);
   __syncthreads();
@@ -556,12 +464,7 @@ struct DeviceTiling {
   static constexpr int R = Stencil::radius;
   static constexpr int NF = static_cast<int>(sizeof...(FieldKinds));
 
-  // In place only in 3-D (a 2-D plane is one row: see DeviceTilingUpdate).
-  static constexpr bool has_in_place = rank == 3;
-  static auto function(bool in_place) {
-    return in_place && has_in_place ? &device_tiling::device_tiling_kernel<Map, R, Eval, Scalar, NF, has_in_place>
-                                    : &device_tiling::device_tiling_kernel<Map, R, Eval, Scalar, NF, false>;
-  }
+  static auto function() { return &device_tiling::device_tiling_kernel<Map, R, Eval, Scalar, NF>; }
 
   static void extents(const ViewType& u, long (&n)[3]) { kernel_extents<Map>(u, n); }
 
@@ -572,10 +475,10 @@ struct DeviceTiling {
     extents(u, n);
     const int device = policy.space().cuda_device();
     const int depth_knob = policy.knobs().temporal_depth;
-    using Key = std::tuple<int, long, long, long, int, int, DeviceTilingUpdate>;
+    using Key = std::tuple<int, long, long, long, int, int>;
     static std::mutex mutex;
     static std::map<Key, PlanDT> cache;
-    const Key key{device, n[0], n[1], n[2], policy.steps(), depth_knob, policy.knobs().device_tiling_update};
+    const Key key{device, n[0], n[1], n[2], policy.steps(), depth_knob};
     {
       std::lock_guard<std::mutex> lock(mutex);
       auto it = cache.find(key);
@@ -583,13 +486,11 @@ struct DeviceTiling {
     }
     const DeviceModel& dev = device_model(device);
     const StencilModel sm = stencil_model<Stencil>(static_cast<int>(sizeof(Scalar)));
-    cudaFuncAttributes attr{}, attr_in_place{};
-    EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, function(false)), "device_tiling_kernel");
-    EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr_in_place, function(true)), "device_tiling_kernel");
+    cudaFuncAttributes attr{};
+    EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, function()), "device_tiling_kernel");
     KernelLimitsDT lim;
-    const int max_threads = std::min(attr.maxThreadsPerBlock, attr_in_place.maxThreadsPerBlock);
-    lim.max_threads = max_threads < device_tiling::kMaxThreads ? max_threads / 32 * 32 : device_tiling::kMaxThreads;
-    lim.in_place = has_in_place;
+    lim.max_threads = attr.maxThreadsPerBlock < device_tiling::kMaxThreads ? attr.maxThreadsPerBlock / 32 * 32
+                                                                             : device_tiling::kMaxThreads;
     lim.max_blocks = dev.sm_count;
     // A field read over the footprint may touch its whole box (what the functor does not read, the compiler drops).
     lim.smem_accesses_per_cell = device_tiling::smem_accesses_per_cell<Stencil, Map>() +
@@ -598,11 +499,11 @@ struct DeviceTiling {
     PlanDT p = choose_plan_device_tiling(dev, sm, n, policy.steps(), policy.knobs(), lim);
     if (p.valid) {
       // Every block must be resident at once (cooperative launch).
-      EBISU_CUDA_CHECK(cudaFuncSetAttribute(function(p.in_place), cudaFuncAttributeMaxDynamicSharedMemorySize,
+      EBISU_CUDA_CHECK(cudaFuncSetAttribute(function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(p.smem_bytes)),
                        "device_tiling_kernel");
       int per_sm = 0;
-      EBISU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, function(p.in_place), p.threads,
+      EBISU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, function(), p.threads,
                                                                      static_cast<std::size_t>(p.smem_bytes)),
                        "device_tiling_kernel");
       if (static_cast<long>(per_sm) * dev.sm_count < p.blocks) {
@@ -630,7 +531,7 @@ struct DeviceTiling {
     report.predicted_gcells_per_s = p.predicted_gcells_per_s;
     report.plan = p.describe();
     cudaFuncAttributes attr{};
-    EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, function(p.in_place)), "device_tiling_kernel");
+    EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, function()), "device_tiling_kernel");
     report.plan += "; regs/thread " + std::to_string(attr.numRegs) +
                    (attr.localSizeBytes > 0 ? ", local memory " + std::to_string(attr.localSizeBytes) + " B" : "");
     if (policy.knobs().threads > 0 || policy.knobs().tile_width > 0) {
@@ -686,10 +587,10 @@ struct DeviceTiling {
     Scalar* x_ptr = scratch.data();
     void* args[] = {const_cast<Eval*>(&eval), &u_ptr, &x_ptr, &sources, &g};
     Kokkos::Profiling::pushRegion("EbisuKokkos::device_tiling::" + label);
-    EBISU_CUDA_CHECK(cudaFuncSetAttribute(function(p.in_place), cudaFuncAttributeMaxDynamicSharedMemorySize,
+    EBISU_CUDA_CHECK(cudaFuncSetAttribute(function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(p.smem_bytes)),
                      "device_tiling_kernel");
-    EBISU_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(function(p.in_place)), dim3(p.blocks),
+    EBISU_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(function()), dim3(p.blocks),
                                                  dim3(p.threads), args, static_cast<std::size_t>(p.smem_bytes),
                                                  stream),
                      "device_tiling_kernel (cooperative launch)");
