@@ -17,24 +17,31 @@
 namespace EbisuKokkos {
 namespace Impl {
 
+/// The domain index that stands in for j along an axis of n cells: beyond a
+/// periodic side the other side's cell, beyond a mirror side the reflection
+/// about the edge face (cell -1 reads cell 0), applied until the index is
+/// inside (a host or tile halo may reach further than one domain width).
+/// Only meaningful beyond periodic or mirror sides. The one rule every backend
+/// applies: BoundaryMap (generic and host paths) and AxisRules (the kernels).
+KOKKOS_INLINE_FUNCTION int boundary_source(int j, int n, Boundary lo, Boundary hi) {
+  while (j < 0 || j >= n) {
+    if (j < 0) {
+      j = lo == Boundary::periodic ? j + n : -1 - j;
+    } else {
+      j = hi == Boundary::periodic ? j - n : 2 * n - 1 - j;
+    }
+  }
+  return j;
+}
+
 struct BoundaryMap {
   int n[3] = {1, 1, 1};
   Boundary side[3][2] = {{Boundary::fixed, Boundary::fixed},
                          {Boundary::fixed, Boundary::fixed},
                          {Boundary::fixed, Boundary::fixed}};
 
-  /// The index that stands in for j along axis a (|j| stays within one radius of the domain).
-  KOKKOS_FORCEINLINE_FUNCTION int source(int a, int j) const {
-    if (j < 0) return side[a][0] == Boundary::periodic ? j + n[a] : -1 - j;
-    if (j >= n[a]) return side[a][1] == Boundary::periodic ? j - n[a] : 2 * n[a] - 1 - j;
-    return j;
-  }
-  /// source() applied until the index is inside: any distance beyond a periodic side (the host
-  /// blocked path's wrap-around halos may be wider than the domain), one radius beyond a mirror side.
-  KOKKOS_INLINE_FUNCTION int resolve(int a, int j) const {
-    while (j < 0 || j >= n[a]) j = source(a, j);
-    return j;
-  }
+  /// The index that stands in for j along axis a (boundary_source).
+  KOKKOS_FORCEINLINE_FUNCTION int source(int a, int j) const { return boundary_source(j, n[a], side[a][0], side[a][1]); }
 };
 
 /// One axis's rules as the tiled kernels see them: a tile may reach any
@@ -74,16 +81,7 @@ struct AxisRules {
     return x < 0 ? lo != Boundary::fixed : (x < n || hi != Boundary::fixed);
   }
   /// The domain cell whose value stands at a loadable x (any distance away).
-  KOKKOS_INLINE_FUNCTION int source(int x) const {
-    while (x < 0 || x >= n) {
-      if (x < 0) {
-        x = lo == Boundary::periodic ? x + n : -1 - x;
-      } else {
-        x = hi == Boundary::periodic ? x - n : 2 * n - 1 - x;
-      }
-    }
-    return x;
-  }
+  KOKKOS_INLINE_FUNCTION int source(int x) const { return boundary_source(x, n, lo, hi); }
 };
 
 /// AxisRules of View index `index` of u (radius: the frame's width).

@@ -112,7 +112,7 @@ void load_row(Scalar* to, const Scalar* from, long x0, long x1, const BoundaryMa
   const long n = map.n[a];
   for (long x = x0; x < x1;) {
     const bool inside = x >= 0 && x < n;
-    const long sx = inside ? x : map.resolve(a, static_cast<int>(x));
+    const long sx = inside ? x : map.source(a, static_cast<int>(x));
     const bool run = inside || map.side[a][x < 0 ? 0 : 1] == Boundary::periodic;
     const long len = run ? std::min(x1 - x, n - sx) : 1;  // mirror ghosts run backwards: one at a time
     std::memcpy(to + (x - x0), from + sx, static_cast<std::size_t>(len) * sizeof(Scalar));
@@ -191,9 +191,9 @@ struct BlockedSteps {
     for (long y = y0; y < s1 + h; ++y) {
       if (y < y1) {  // input row y into ring 0
         Scalar* to = slot(ring(0), y);
-        const long sy = y >= 0 && y < ns ? y : map.resolve(0, static_cast<int>(y));
+        const long sy = y >= 0 && y < ns ? y : map.source(0, static_cast<int>(y));
         for (long m = 0; m < wm; ++m) {
-          const long sm = lm0 + m >= 0 && lm0 + m < g.n[1] ? lm0 + m : map.resolve(1, static_cast<int>(lm0 + m));
+          const long sm = lm0 + m >= 0 && lm0 + m < g.n[1] ? lm0 + m : map.source(1, static_cast<int>(lm0 + m));
           load_row(to + m * wf, src + sy * g.src_stride[0] + sm * g.src_stride[1], lf0, lf1, map, 2);
         }
       }
