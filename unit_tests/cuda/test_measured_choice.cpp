@@ -160,38 +160,28 @@ TEST(cuda, generic_cells_per_item_knob) {
 
 // The flat form splits a linear index into the cell's indices: both layouts,
 // odd extents, 2-D and 3-D, radius 2, a field read over the footprint, odd step counts.
+template <class Layout, class Stencil>
+void check_flat_preset(const std::string& name, const Stencil& stencil, const Extents& n, int steps) {
+  using V = TestView<double, Stencil::rank, Layout, Kokkos::Cuda>;
+  const Field init = random_field(n, 9u);
+  const Field ref = reference_run(init, Stencil::rank, Stencil::radius, update_of(name, stencil), steps);
+  V u = make_view<V>("u", n), x = make_view<V>("x", n);
+  upload(u, init);
+  EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(steps);
+  policy.set_backend(EbisuKokkos::Backend::generic).set_generic_step(EbisuKokkos::GenericStep::flat);
+  const auto report = EbisuKokkos::parallel_stencil("flat", policy, stencil, u, x);
+  Kokkos::fence();
+  EXPECT_LE(relative_error(download(u), ref), tolerance<double>()) << name << ": " << report.plan;
+  EXPECT_NE(report.plan.find("flat range of cells"), std::string::npos) << report.plan;
+}
+
 template <class Layout>
 void check_flat_generic_step() {
   using V = TestView<double, 3, Layout, Kokkos::Cuda>;
   const Extents n{13, 22, 17};
   const Field init = random_field(n, 9u);
-  {
-    const auto stencil = EbisuKokkos::presets::j3d13pt();
-    const Field ref = reference_run(init, 3, decltype(stencil)::radius, update_of("j3d13pt", stencil), 5);
-    V u = make_view<V>("u", n), x = make_view<V>("x", n);
-    upload(u, init);
-    EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(5);
-    policy.set_backend(EbisuKokkos::Backend::generic).set_generic_step(EbisuKokkos::GenericStep::flat);
-    const auto report = EbisuKokkos::parallel_stencil("flat", policy, stencil, u, x);
-    Kokkos::fence();
-    EXPECT_LE(relative_error(download(u), ref), tolerance<double>()) << report.plan;
-    EXPECT_NE(report.plan.find("flat range of cells"), std::string::npos) << report.plan;
-  }
-  {  // 2-D, a radius-2 box
-    using V2 = TestView<double, 2, Layout, Kokkos::Cuda>;
-    const auto stencil = EbisuKokkos::presets::j2d25pt();
-    const Extents n2{37, 29, 1};
-    const Field init2 = random_field(n2, 10u);
-    const Field ref = reference_run(init2, 2, decltype(stencil)::radius, update_of("j2d25pt", stencil), 3);
-    V2 u = make_view<V2>("u", n2), x = make_view<V2>("x", n2);
-    upload(u, init2);
-    EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(3);
-    policy.set_backend(EbisuKokkos::Backend::generic).set_generic_step(EbisuKokkos::GenericStep::flat);
-    const auto report = EbisuKokkos::parallel_stencil("flat-2d", policy, stencil, u, x);
-    Kokkos::fence();
-    EXPECT_LE(relative_error(download(u), ref), tolerance<double>()) << report.plan;
-    EXPECT_NE(report.plan.find("flat range of cells"), std::string::npos) << report.plan;
-  }
+  check_flat_preset<Layout>("j3d13pt", EbisuKokkos::presets::j3d13pt(), n, 5);
+  check_flat_preset<Layout>("j2d25pt", EbisuKokkos::presets::j2d25pt(), Extents{37, 29, 1}, 3);
   {  // a conductivity read over the footprint; periodic along index 0 (edge slabs beside the flat interior)
     using namespace field_tests;
     const double dt = 0.0625;
