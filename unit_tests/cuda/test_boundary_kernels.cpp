@@ -1,6 +1,6 @@
 // Periodic and mirror sides on the EBISU CUDA kernels themselves (SM tiling
-// and device tiling forced), against the independent long-double reference
-// of support/boundary_cases.hpp: ranks 2 and 3, radius 1 and 2, the row-queue
+// and device tiling forced; 1-D segment tiling), against the independent long-double reference
+// of support/boundary_cases.hpp: ranks 1 to 3, radius 1 and 2, the row-queue
 // and the partial-sum kernels, tiny domains (the halo wider than the domain),
 // odd sizes, domains split over several tiles / blocks, step counts that are
 // not a multiple of the depth, both layouts, float, and the refusal of a
@@ -85,6 +85,11 @@ inline bool quick() { return std::getenv("EBISU_TEST_QUICK") != nullptr; }
 
 template <int Rank>
 std::vector<Extents> kernel_extents_set(int r) {
+  if (Rank == 1) {
+    // tiny (halo wider than the domain), odd, several segments
+    if (quick()) return {{2 * r + 1, 1, 1}, {97, 1, 1}};
+    return {{2 * r + 1, 1, 1}, {13, 1, 1}, {10007, 1, 1}};
+  }
   if (Rank == 2) {
     if (quick()) return {{2 * r + 1, 2 * r + 1, 1}, {61, 97, 1}};
     // tiny (halo wider than the domain), odd, several strips / blocks
@@ -94,10 +99,18 @@ std::vector<Extents> kernel_extents_set(int r) {
   return {{2 * r + 1, 2 * r + 1, 2 * r + 1}, {13, 10, 7}, {45, 37, 61}};
 }
 
+// The strategies a rank has (1-D: segment tiling, reported as SM tiling).
+template <int Rank>
+std::vector<Strategy> kernel_strategies() {
+  if (Rank == 1) return {Strategy::sm_tiling};
+  return {Strategy::sm_tiling, Strategy::device_tiling};
+}
+
 template <class Stencil>
 void check_kernels(const std::string& name, const Stencil& stencil, const std::vector<long double>& weights,
                    const std::vector<int>& rule_variants) {
   constexpr int rank = Stencil::rank, r = Stencil::radius;
+  const std::vector<Strategy> strategies = kernel_strategies<rank>();
   const Update update = linear_update(preset_offsets(name), weights);
   // Depth knobs: one that the kernels compile, and the plan's own (0).
   for (int variant : rule_variants) {
@@ -106,19 +119,19 @@ void check_kernels(const std::string& name, const Stencil& stencil, const std::v
       for (int steps : {1, 13}) {
         const Field init = random_field(n, 71u + static_cast<unsigned>(steps + variant));
         const Field ref = reference_run_with(init, rank, r, update, steps, rules);
-        for (Strategy s : {Strategy::sm_tiling, Strategy::device_tiling}) {
+        for (Strategy s : strategies) {
           run_on_kernel<double, Kokkos::LayoutRight>(name, stencil, init, ref, steps, rules, s, 0);
           run_on_kernel<double, Kokkos::LayoutLeft>(name, stencil, init, ref, steps, rules, s, 2);
         }
         if (steps == 13) {
-          run_on_kernel<float, Kokkos::LayoutRight>(name, stencil, init, ref, steps, rules, Strategy::sm_tiling, 0);
-          run_on_kernel<float, Kokkos::LayoutLeft>(name, stencil, init, ref, steps, rules, Strategy::device_tiling, 0);
+          run_on_kernel<float, Kokkos::LayoutRight>(name, stencil, init, ref, steps, rules, strategies.front(), 0);
+          run_on_kernel<float, Kokkos::LayoutLeft>(name, stencil, init, ref, steps, rules, strategies.back(), 0);
         }
       }
     }
   }
   const Field init = random_field(kernel_extents_set<rank>(r).back(), 5u);
-  for (Strategy s : {Strategy::sm_tiling, Strategy::device_tiling}) {
+  for (Strategy s : strategies) {
     run_on_kernel<double, Kokkos::LayoutRight>(name, stencil, init, init, 0, rules_of(rule_variants.back()), s, 0);
   }
 }
@@ -130,6 +143,12 @@ void check_symmetric(const std::string& name) {
   const S stencil = stencil_with<S>(w);
   for (int a = 0; a < Rank; ++a) ASSERT_TRUE(stencil.is_mirror_symmetric(a)) << name << " axis " << a;
   check_kernels(name, stencil, w, {0, 1, 2, 3});
+}
+
+// Segment tiling (1-D), radius 1 and 2.
+TEST(cuda, boundary_kernels_1d) {
+  check_symmetric<1, 1, EbisuKokkos::StarShape>("j1d3pt");
+  check_symmetric<1, 2, EbisuKokkos::StarShape>("j1d5pt");
 }
 
 // Row-queue kernels (star stencils) and partial-sum kernels (linear box-like).
@@ -151,12 +170,15 @@ TEST(cuda, boundary_kernels_3d) {
 // fixed sides only.
 TEST(cuda, boundary_kernels_periodic_any_stencil) {
   namespace p = EbisuKokkos::presets;
+  const auto s1 = p::j1d5pt();
   const auto s2 = p::j2d25pt();
   const auto s3 = p::j3d7pt();
-  std::vector<long double> w2, w3;
+  std::vector<long double> w1, w2, w3;
+  for (int k = 0; k < s1.num_points; ++k) w1.push_back(s1.coefficient(k));
   for (int k = 0; k < s2.num_points; ++k) w2.push_back(s2.coefficient(k));
   for (int k = 0; k < s3.num_points; ++k) w3.push_back(s3.coefficient(k));
   ASSERT_FALSE(s2.is_mirror_symmetric(0));
+  check_kernels("j1d5pt", s1, w1, {0});
   check_kernels("j2d25pt", s2, w2, {0});
   check_kernels("j3d7pt", s3, w3, {0});
 }

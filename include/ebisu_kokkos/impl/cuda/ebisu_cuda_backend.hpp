@@ -3,7 +3,7 @@
 
 // The Kokkos::Cuda specialization of the EBISU backend hook: which problems
 // the hand-written kernels take, and the choice between the strategies for
-// ranks 2 and 3: device tiling (one persistent launch, domain on chip: small
+// ranks 2 and 3 (rank 1: segment tiling, ebisu_1d.hpp): device tiling (one persistent launch, domain on chip: small
 // and medium domains), SM tiling (one launch per `depth` steps streaming
 // through the SMs: large domains) and, under Backend::automatic, the generic
 // path (launch-bound tiny domains, single steps). A forced strategy runs if it
@@ -14,6 +14,7 @@
 // Included only by nvcc-compiled code.
 
 #include <ebisu_kokkos/impl/compat.hpp>
+#include <ebisu_kokkos/impl/cuda/ebisu_1d.hpp>
 #include <ebisu_kokkos/impl/cuda/ebisu_2d.hpp>
 #include <ebisu_kokkos/impl/cuda/ebisu_3d.hpp>
 #include <ebisu_kokkos/impl/cuda/ebisu_device_tiling.hpp>
@@ -33,13 +34,48 @@ namespace EbisuKokkos {
 namespace Impl {
 
 template <class Stencil, class ViewType>
-inline constexpr bool cuda_kernels_support =
-    (view_rank<ViewType> == 2 || view_rank<ViewType> == 3) && Stencil::radius <= 2 &&
-    is_accessible_from<Kokkos::Cuda, typename ViewType::memory_space> &&
+inline constexpr bool cuda_kernels_take_view =
+    Stencil::radius <= 2 && is_accessible_from<Kokkos::Cuda, typename ViewType::memory_space> &&
     (std::is_same_v<typename ViewType::non_const_value_type, double> ||
      std::is_same_v<typename ViewType::non_const_value_type, float>) &&
     (std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutLeft> ||
      std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>);
+
+template <class Stencil, class ViewType>
+inline constexpr bool cuda_kernels_support =
+    (view_rank<ViewType> == 2 || view_rank<ViewType> == 3) && cuda_kernels_take_view<Stencil, ViewType>;
+
+// The kernels compute the cells beyond a mirror side from the reflected
+// field instead of refilling them every step: that is the generic path's
+// answer only for an update that is unchanged by the reflection.
+template <int Rank, class Stencil>
+std::string cuda_mirror_refusal(const StencilPolicy<Kokkos::Cuda>& policy, const Stencil& stencil) {
+  for (int a = 0; a < Rank; ++a) {
+    const Boundary* side = policy.boundaries().side[a];
+    if ((side[0] == Boundary::mirror || side[1] == Boundary::mirror) && !stencil.is_mirror_symmetric(a)) {
+      return "a mirror side on index " + std::to_string(a) +
+             " needs a stencil that is mirror symmetric along it (a linear stencil with equal coefficients on "
+             "mirrored points, or a functor stencil.declare_mirror_symmetric())";
+    }
+  }
+  return "";
+}
+
+/// Rank 1: segment tiling (one launch per `depth` steps), whatever the
+/// strategy knob says; read-only fields stay on the generic path.
+template <class Stencil, class ViewType>
+struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType,
+                    std::enable_if_t<view_rank<ViewType> == 1 && cuda_kernels_take_view<Stencil, ViewType>>> {
+  static constexpr bool available = true;
+  static constexpr bool takes_boundary_rules = true;
+  static std::string boundary_refusal(const StencilPolicy<Kokkos::Cuda>& policy, const Stencil& stencil) {
+    return cuda_mirror_refusal<1>(policy, stencil);
+  }
+  static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                            const Stencil& stencil, const ViewType& u, const ViewType& scratch) {
+    return Cuda::Segments1D<Stencil, ViewType>::run(label, policy, stencil, u, scratch);
+  }
+};
 
 template <class Stencil, class ViewType>
 struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kernels_support<Stencil, ViewType>>> {
@@ -61,19 +97,8 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   using Candidate = Cuda::Candidate;
   using Policy = StencilPolicy<Kokkos::Cuda>;
 
-  // The kernels compute the cells beyond a mirror side from the reflected
-  // field instead of refilling them every step: that is the generic path's
-  // answer only for an update that is unchanged by the reflection.
   static std::string boundary_refusal(const Policy& policy, const Stencil& stencil) {
-    for (int a = 0; a < rank; ++a) {
-      const Boundary* side = policy.boundaries().side[a];
-      if ((side[0] == Boundary::mirror || side[1] == Boundary::mirror) && !stencil.is_mirror_symmetric(a)) {
-        return "a mirror side on index " + std::to_string(a) +
-               " needs a stencil that is mirror symmetric along it (a linear stencil with equal coefficients on "
-               "mirrored points, or a functor stencil.declare_mirror_symmetric())";
-      }
-    }
-    return "";
+    return cuda_mirror_refusal<rank>(policy, stencil);
   }
 
   // Every strategy's plan for one call.
