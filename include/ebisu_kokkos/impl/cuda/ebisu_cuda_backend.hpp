@@ -2,11 +2,12 @@
 #define EBISU_KOKKOS_IMPL_CUDA_EBISU_CUDA_BACKEND_HPP
 
 // The Kokkos::Cuda specialization of the EBISU backend hook: which problems
-// the hand-written kernels take, and the choice between the strategies for
-// ranks 2 and 3 (rank 1: segment tiling, ebisu_1d.hpp): device tiling (one persistent launch, domain on chip: small
-// and medium domains), SM tiling (one launch per `depth` steps streaming
-// through the SMs: large domains) and, under Backend::automatic, the generic
-// path (launch-bound tiny domains, single steps). A forced strategy runs if it
+// the hand-written kernels take (rank 1: segment tiling, ebisu_1d.hpp), and
+// the choice between the strategies for ranks 2 and 3: device tiling (one
+// persistent launch, domain on chip: small and medium domains), SM tiling
+// (one launch per `depth` steps streaming through the SMs: large domains)
+// and, under Backend::automatic, the generic path (launch-bound tiny
+// domains, single steps). A forced strategy runs if it
 // can and otherwise falls back, saying why. Strategy::automatic ranks the
 // plans by the model and, where the model cannot tell the best two apart,
 // by timing them (measured_choice.hpp). Read-only fields (FieldViews) go to
