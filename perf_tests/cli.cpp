@@ -3,6 +3,7 @@
 #include "cli.hpp"
 
 #include "field_cases.hpp"
+#include "state_cases.hpp"
 
 #include <ebisu_kokkos/presets.hpp>
 
@@ -27,6 +28,9 @@ const char* usage_text =
     "  --field-cases a,b    also time stencils with read-only fields against plain Kokkos of the\n"
     "                       same physics: heat2d-var heat3d-var (conductivity field), j2d5pt-source\n"
     "                       j3d7pt-source (the preset plus a source field)\n"
+    "  --state-cases a,b    also time stencils over several state fields / time levels against plain\n"
+    "                       Kokkos of the same physics: wave2d wave3d (leapfrog, two time levels),\n"
+    "                       gray-scott2d (two coupled fields)\n"
     "  --size N             every dimension of every domain = N\n"
     "  --size1d N           1-D domain (default 2^26 = 67108864)\n"
     "  --size2d N | Y,X     2-D domain (default: the paper size of each stencil)\n"
@@ -227,6 +231,12 @@ Options parse_options(int argc, char** argv) {
       const auto& names = field_case_names();
       for (const auto& n : o.field_cases) {
         if (std::find(names.begin(), names.end(), n) == names.end()) fail("--field-cases: unknown case '" + n + "'");
+      }
+    } else if (arg == "--state-cases") {
+      o.state_cases = split(next(), ',');
+      const auto& names = state_case_names();
+      for (const auto& n : o.state_cases) {
+        if (std::find(names.begin(), names.end(), n) == names.end()) fail("--state-cases: unknown case '" + n + "'");
       }
     } else if (arg == "--boundaries") {
       o.boundaries = split(next(), ',');

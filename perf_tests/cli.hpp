@@ -29,6 +29,7 @@ struct Options {
   std::vector<std::string> ebisu_strategies;  ///< Backend::ebisu with a forced Strategy (ebisu-sm, ebisu-device, ...)
   int graph_steps = 0;                        ///< steps per graph of the graph-* variants (even); 0: automatic
   std::vector<std::string> field_cases;       ///< stencils with read-only fields (field_cases.hpp)
+  std::vector<std::string> state_cases;       ///< several state fields / time levels (state_cases.hpp)
   std::vector<std::string> boundaries;        ///< periodic / mirror: also time parallel_stencil with every side so
   std::string command_line;
 };

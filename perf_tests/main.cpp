@@ -7,6 +7,7 @@
 #include "cli.hpp"
 #include "device_info.hpp"
 #include "field_cases.hpp"
+#include "state_cases.hpp"
 #include "output.hpp"
 #include "results.hpp"
 #include "timing.hpp"
@@ -46,6 +47,7 @@ void run_all(const ebisu_bench::Options& o, const ebisu_bench::RunInfo& info,
   ebisu_bench::run_cases<2, Scalar>(o, info, cases);
   ebisu_bench::run_cases<3, Scalar>(o, info, cases);
   ebisu_bench::run_field_cases<Scalar>(o, info, cases);
+  ebisu_bench::run_state_cases<Scalar>(o, info, cases);
 }
 
 }  // namespace

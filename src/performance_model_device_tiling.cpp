@@ -68,8 +68,9 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
     inner_total *= std::max(0, p.own[a] - 2 * p.halo[a]);
   }
   p.blocks = p.tiles[0] * p.tiles[1] * p.tiles[2];
-  // Two copies (each step reads one, writes the other), and one tile per read-only field.
-  p.smem_bytes = (2L + lim.field_tiles) * local_total * s.scalar_bytes;
+  // The state tiles (one field: two copies, each step reads one and writes
+  // the other), and one tile per read-only field.
+  p.smem_bytes = static_cast<long>(lim.state_tiles + lim.field_tiles) * local_total * s.scalar_bytes;
   const int max_blocks = lim.max_blocks > 0 ? lim.max_blocks : dev.sm_count;
   if (p.blocks > max_blocks) {
     p.why_not = "more tiles than co-resident blocks";
@@ -127,11 +128,18 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   const double shell = static_cast<double>(owned_total - inner_total);
   const double halo = static_cast<double>(local_total - owned_total);
   const double sync_us = dev.grid_sync_us > 0 ? dev.grid_sync_us : kDefaultGridSyncUs;
-  p.t_exchange_s = (sync_us + kExchangeLatencyUs) * 1e-6 + (shell + halo) * s.scalar_bytes / l2_per_sm;
+  // Several state tiles: each one's shell and halo; their loads overlap only within one tile.
+  p.t_exchange_s = (lim.grid_syncs_per_exchange * sync_us + lim.exchanged_tiles * kExchangeLatencyUs) * 1e-6 +
+                   lim.exchanged_tiles * (shell + halo) * s.scalar_bytes / l2_per_sm;
   // The first load and the last store stream the whole domain through DRAM.
   const double domain_bytes = static_cast<double>(n[0]) * n[1] * n[2] * s.scalar_bytes;
-  p.t_edges_s = kLaunchUs * 1e-6 +
-                domain_bytes * (1.0 + (1 + lim.field_tiles) * static_cast<double>(local_total) / owned_total) / (dev.dram_bandwidth_gbs * 1e9);
+  // (Several state tiles: every level is loaded and stored, the final store after one more grid barrier.)
+  const double final_sync_s = lim.grid_syncs_per_exchange > 1 ? sync_us * 1e-6 : 0.0;
+  p.t_edges_s = kLaunchUs * 1e-6 + final_sync_s +
+                domain_bytes *
+                    (lim.exchanged_tiles +
+                     (lim.exchanged_tiles + lim.field_tiles) * static_cast<double>(local_total) / owned_total) /
+                    (dev.dram_bandwidth_gbs * 1e9);
 
   const long rounds = ceil_div(steps, depth);
   p.predicted_seconds = steps * p.t_step_s + (rounds - 1) * p.t_exchange_s + p.t_edges_s;

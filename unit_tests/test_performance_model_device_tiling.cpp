@@ -102,6 +102,34 @@ namespace {
 // The generic path's model: a graph-replayed loop (long calls) is cheaper per
 // step than ordinary dispatches on launch-bound domains, and no cheaper than
 // its memory time on large ones.
+// Several state fields / levels (a leapfrog wave: 3 tiles, 2 exchanged, 2
+// barriers per exchange): more shared memory and a dearer exchange for the
+// same tiling, and a domain that fits once no longer fits three times.
+TEST(PerformanceModelDeviceTiling, SeveralStateTilesCostSharedMemoryAndExchanges) {
+  const DeviceModel dev = reference_h200_model();
+  const StencilModel s = stencil_model<decltype(presets::j2d5pt())>(8);
+  const long n[3] = {512, 1, 512};
+  const int tiles[3] = {11, 1, 12};
+  KernelLimitsDT one, wave;
+  wave.state_tiles = 3;
+  wave.exchanged_tiles = 2;
+  wave.grid_syncs_per_exchange = 2;
+  const PlanDT a = evaluate_plan_device_tiling(dev, s, n, 1000, 4, tiles, one);
+  const PlanDT b = evaluate_plan_device_tiling(dev, s, n, 1000, 4, tiles, wave);
+  ASSERT_TRUE(a.valid) << a.why_not;
+  ASSERT_TRUE(b.valid) << b.why_not;
+  EXPECT_EQ(b.smem_bytes * 2, a.smem_bytes * 3);
+  EXPECT_GT(b.t_exchange_s, 1.9 * a.t_exchange_s);
+  EXPECT_GT(b.t_edges_s, a.t_edges_s);
+  EXPECT_DOUBLE_EQ(b.t_step_s, a.t_step_s);  // the step's cost comes from smem_accesses_per_cell
+  EXPECT_GT(b.predicted_seconds, a.predicted_seconds);
+
+  const long big[3] = {1300, 1, 1300};  // 13.5 MB per tile set: fits twice in 132 x 227 KB, not three times
+  TuningKnobs knobs;
+  EXPECT_TRUE(choose_plan_device_tiling(dev, s, big, 1000, knobs, one).valid);
+  EXPECT_FALSE(choose_plan_device_tiling(dev, s, big, 1000, knobs, wave).valid);
+}
+
 TEST(PerformanceModelGeneric, GraphReplayLowersTheLaunchFloorOnly) {
   const DeviceModel d = reference_h200_model();
   const auto s2 = stencil_model<decltype(presets::j2d5pt())>(8);

@@ -30,6 +30,18 @@ Rgb heat_colour(double t) {
   return {c[0], c[1], c[2]};
 }
 
+// Blue - white - red, white at the middle of the range (signed quantities).
+Rgb diverging_colour(double t) {
+  static const double stops[][3] = {{0.10, 0.20, 0.60}, {1.0, 1.0, 1.0}, {0.65, 0.08, 0.10}};
+  t = std::clamp(t, 0.0, 1.0) * 2.0;
+  const int i = std::min(static_cast<int>(t), 1);
+  const double f = t - i;
+  unsigned char c[3];
+  for (int k = 0; k < 3; ++k)
+    c[k] = static_cast<unsigned char>(std::lround(255.0 * ((1 - f) * stops[i][k] + f * stops[i + 1][k])));
+  return {c[0], c[1], c[2]};
+}
+
 Rgb grey_colour(double t) {
   const auto v = static_cast<unsigned char>(std::lround(255.0 * std::clamp(t, 0.0, 1.0)));
   return {v, v, v};
@@ -38,7 +50,9 @@ Rgb grey_colour(double t) {
 Rgb colour_of(double value, const Figure& fig) {
   if (!std::isfinite(value)) return invalid;
   const double t = fig.hi > fig.lo ? (value - fig.lo) / (fig.hi - fig.lo) : 0.5;
-  return fig.map == ColourMap::grey ? grey_colour(t) : heat_colour(t);
+  return fig.map == ColourMap::grey        ? grey_colour(t)
+         : fig.map == ColourMap::diverging ? diverging_colour(t)
+                                           : heat_colour(t);
 }
 
 struct Image {

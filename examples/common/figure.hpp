@@ -24,7 +24,8 @@ constexpr const char* degrees_celsius = "\xC2\xB0" "C";
 
 enum class ColourMap {
   heat,  ///< dark blue - red - yellow - white (temperatures)
-  grey   ///< black - white (images)
+  grey,      ///< black - white (images)
+  diverging  ///< blue - white - red (signed quantities: white at the middle of the range)
 };
 
 /// An axis of the plot: its label and the physical coordinates of the field's

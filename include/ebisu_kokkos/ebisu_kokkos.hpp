@@ -11,6 +11,7 @@
 #include <ebisu_kokkos/policy.hpp>
 #include <ebisu_kokkos/presets.hpp>
 #include <ebisu_kokkos/shapes.hpp>
+#include <ebisu_kokkos/state.hpp>
 #include <ebisu_kokkos/stencil.hpp>
 #include <ebisu_kokkos/version.hpp>
 

@@ -12,7 +12,10 @@
 //  - parallel_stencil(label, policy, stencil, buffers) on a DoubleBuffer:
 //    buffers.current() holds step 0 on entry and step T on return; the
 //    selector is flipped instead of copying.
-// Either takes read-only fields as a last argument, fields(k, centre_only(f))
+//  - parallel_stencil(label, policy, stencil, state) on a State (state.hpp):
+//    several fields and/or time levels updated together; the ring of buffers
+//    turns instead of copying.
+// Each takes read-only fields as a last argument, fields(k, centre_only(f))
 // (fields.hpp): the stencil functor then receives one argument per field.
 // All are asynchronous on the policy's execution space instance, like any
 // Kokkos dispatch. By default the cells within the stencil radius of an edge
@@ -23,12 +26,16 @@
 #include <ebisu_kokkos/fields.hpp>
 #include <ebisu_kokkos/impl/backends.hpp>
 #include <ebisu_kokkos/impl/generic_backend.hpp>
+#include <ebisu_kokkos/impl/state_ring.hpp>
 #include <ebisu_kokkos/impl/validate.hpp>
 #include <ebisu_kokkos/policy.hpp>
+#include <ebisu_kokkos/state.hpp>
 #include <ebisu_kokkos/stencil.hpp>
 
+#include <cstddef>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 namespace EbisuKokkos {
 
@@ -114,6 +121,77 @@ StencilOutcome dispatch_stencil(const std::string& label, const StencilPolicy<Ex
   return outcome;
 }
 
+template <class View, class State, std::size_t... K>
+StateRing<View, State::num_fields, State::ring_size> state_ring(const State& state, std::index_sequence<K...>) {
+  constexpr int ring_size = State::ring_size;
+  return {{View(StateAccess::slot(state, static_cast<int>(K) / ring_size, static_cast<int>(K) % ring_size))...}};
+}
+
+// Several state fields or time levels: validates and runs the steps on the
+// state's ring of buffers, then turns the ring. One field of one level is a
+// DoubleBuffer and goes where one goes.
+template <class ExecSpace, class Stencil, class ViewType, int NumFields, int NumLevels, class FieldSet>
+StencilReport dispatch_state(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
+                             State<ViewType, NumFields, NumLevels>& state, const FieldSet& fields) {
+  using StateType = State<ViewType, NumFields, NumLevels>;
+  // Field f's buffers as given: its levels newest first, then its spare.
+  const auto buffer = [&](int f, int j) -> const ViewType& {
+    return j < NumLevels ? state.level(f, j) : StateAccess::slot(state, f, 1);
+  };
+  if constexpr (NumFields == 1 && NumLevels == 1) {
+    const StencilOutcome outcome = dispatch_stencil(label, policy, stencil, buffer(0, 0), buffer(0, 1), fields);
+    StateAccess::advance(state, outcome.result_in_scratch ? 1 : 0);
+    return outcome.report;
+  } else {
+    using View = Kokkos::View<typename ViewType::data_type, typename ViewType::array_layout,
+                              typename ViewType::memory_space>;
+    using ConstView = typename View::const_type;
+    using Scalar = typename View::non_const_value_type;
+    using BoundFields = decltype(field_views<ConstView>(fields));
+    check_types<ExecSpace, Stencil, ViewType, ViewType>();
+    check_field_types<ExecSpace, ViewType>(static_cast<const FieldSet*>(nullptr));
+    StateStencilCheck<Stencil, Scalar, NumFields, StepFields<ConstView, NumFields * NumLevels - 1, BoundFields>>::check();
+    check_state<ViewType>(label, NumFields, NumLevels, buffer, fields);
+    check_arguments<Stencil>(label, policy.steps(), buffer(0, 0), buffer(0, NumLevels));
+    check_boundaries<view_rank<ViewType>>(label, policy.boundaries());
+    // Several fields or levels go to the EBISU backend where it takes them
+    // (EbisuBackend::takes_state: the CUDA kernels' device tiling in 2-D and 3-D).
+    using Ebisu = EbisuBackend<ExecSpace, Stencil, View>;
+    constexpr bool ebisu_takes_state = backend_takes_state<Ebisu>::value;
+    if (policy.backend() == Backend::ebisu && !ebisu_takes_state) {
+      invalid(label,
+              "Backend::ebisu was requested for a stencil over several state fields or time levels, which no EBISU "
+              "kernel of this execution space, rank, scalar type or layout runs (Backend::automatic or generic run "
+              "it on the generic path)");
+    }
+    const std::string rules_refused = boundary_refusal<Ebisu>(policy, stencil);
+    if (policy.backend() == Backend::ebisu && !rules_refused.empty()) {
+      invalid(label, "Backend::ebisu was requested with periodic or mirror sides it cannot run: " + rules_refused +
+                         " (Backend::automatic or generic run them on the generic path)");
+    }
+    const auto ring = state_ring<View>(state, std::make_index_sequence<StateType::num_buffers>{});
+    StencilOutcome outcome;
+    Kokkos::Profiling::pushRegion("EbisuKokkos::parallel_stencil::" + label);
+    if constexpr (ebisu_takes_state) {
+      if (policy.backend() != Backend::generic && rules_refused.empty()) {
+        outcome = Ebisu::run_state(label, policy, stencil, ring, field_views<ConstView>(fields));
+      } else {
+        outcome = run_generic_ring(label, policy, stencil, ring, field_views<ConstView>(fields));
+        if (policy.backend() == Backend::automatic) outcome.report.plan += " (periodic/mirror sides: " + rules_refused + ")";
+      }
+    } else {
+      outcome = run_generic_ring(label, policy, stencil, ring, field_views<ConstView>(fields));
+      if (policy.backend() == Backend::automatic) {
+        outcome.report.plan += " (several state fields / time levels: the EBISU kernels here do not run them)";
+      }
+    }
+    Kokkos::Profiling::popRegion();
+    StateAccess::advance(state, policy.steps());
+    if (policy.knobs().print_plan) std::printf("EbisuKokkos[%s]: %s\n", label.c_str(), outcome.report.plan.c_str());
+    return outcome.report;
+  }
+}
+
 }  // namespace Impl
 
 template <class ExecSpace, class Stencil, class ViewType, class ScratchType>
@@ -152,6 +230,22 @@ StencilReport parallel_stencil(const std::string& label, const StencilPolicy<Exe
       Impl::dispatch_stencil(label, policy, stencil, buffers.current(), buffers.alternate(), fields);
   if (outcome.result_in_scratch) buffers.swap();
   return outcome.report;
+}
+
+/// Several state fields and/or time levels (state.hpp): state.current(f) holds
+/// field f's step T on return, state.level(f, l) step T - l.
+template <class ExecSpace, class Stencil, class ViewType, int NumFields, int NumLevels>
+StencilReport parallel_stencil(const std::string& label, const StencilPolicy<ExecSpace>& policy,
+                               const Stencil& stencil, State<ViewType, NumFields, NumLevels>& state) {
+  return Impl::dispatch_state(label, policy, stencil, state, Fields<>{});
+}
+
+/// State form with read-only fields.
+template <class ExecSpace, class Stencil, class ViewType, int NumFields, int NumLevels, class... Fs>
+StencilReport parallel_stencil(const std::string& label, const StencilPolicy<ExecSpace>& policy,
+                               const Stencil& stencil, State<ViewType, NumFields, NumLevels>& state,
+                               const Fields<Fs...>& fields) {
+  return Impl::dispatch_state(label, policy, stencil, state, fields);
 }
 
 /// Overload that allocates the scratch View itself (one allocation per call).

@@ -23,6 +23,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
@@ -72,6 +73,33 @@ struct FieldParameter<CentreField, Scalar, Rank, Radius> {
     return at.template get<0, 0, 0>();
   }
 };
+}  // namespace Impl
+
+namespace Impl {
+template <class T>
+struct is_kokkos_array : std::false_type {};
+template <class T, std::size_t N>
+struct is_kokkos_array<Kokkos::Array<T, N>> : std::true_type {};
+
+template <bool Callable, class F, class... Args>
+struct FunctorResult {
+  using type = void;
+};
+template <class F, class... Args>
+struct FunctorResult<true, F, Args...> {
+  using type = std::invoke_result_t<F, Args...>;
+};
+
+// A functor's result as the backends store it: several fields' new values as
+// they are, one value converted to the View's scalar.
+template <class Scalar, class Result>
+KOKKOS_FORCEINLINE_FUNCTION auto new_values(const Result& r) {
+  if constexpr (is_kokkos_array<Result>::value) {
+    return r;
+  } else {
+    return static_cast<Scalar>(r);
+  }
+}
 }  // namespace Impl
 
 template <int Rank, int Radius, class Shape>
@@ -183,13 +211,16 @@ class FunctorStencil {
   struct Evaluator {
     F functor;
 
+    // The new value: a Scalar, or the Kokkos::Array of new values of a
+    // stencil over several state fields (state.hpp; their other fields and
+    // levels arrive as the first FieldKinds).
     template <class Accessor, class... FieldAccessors>
-    KOKKOS_FORCEINLINE_FUNCTION Scalar operator()(const Accessor& at, const FieldAccessors&... fields) const {
+    KOKKOS_FORCEINLINE_FUNCTION auto operator()(const Accessor& at, const FieldAccessors&... fields) const {
       static_assert(sizeof...(FieldAccessors) == sizeof...(FieldKinds), "one accessor per field");
       if constexpr (callable) {
         Neighbors<Scalar, Rank, Radius> nb;
         Impl::gather_shape<box, points>(nb.m_values, at, std::make_integer_sequence<int, box::size>{});
-        return static_cast<Scalar>(
+        return Impl::new_values<Scalar>(
             functor(nb, Impl::FieldParameter<FieldKinds, Scalar, Rank, Radius>::read(fields)...));
       } else {
         return Scalar();  // not reached: bind's static_assert has failed
@@ -198,6 +229,10 @@ class FunctorStencil {
     static constexpr bool callable =
         std::is_invocable_v<const F&, const Neighbors<Scalar, Rank, Radius>&,
                             typename Impl::FieldParameter<FieldKinds, Scalar, Rank, Radius>::type...>;
+    /// What the functor returns (void when it cannot be called so).
+    using result_type =
+        typename Impl::FunctorResult<callable, const F&, const Neighbors<Scalar, Rank, Radius>&,
+                                     typename Impl::FieldParameter<FieldKinds, Scalar, Rank, Radius>::type...>::type;
   };
 
   /// FieldKinds: Impl::NeighbourhoodField or Impl::CentreField per field of the call (none without fields).

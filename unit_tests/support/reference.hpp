@@ -164,6 +164,57 @@ inline Field reference_run_with_fields(const Field& init, const std::vector<Fiel
   return a;
 }
 
+// ---- Several state fields and time levels --------------------------------
+// One cell update of every field given one reader per field and level (field
+// 0's levels newest first, then field 1's, ...) and one per read-only field.
+using StateUpdate =
+    std::function<std::vector<long double>(const std::vector<Reader>& state, const std::vector<Reader>& fields)>;
+
+// T steps; levels[f][l] is field f at level l (0 the newest), returned the same
+// way after the steps. A fixed side keeps the newest level's values in each
+// new level; reads beyond a periodic or mirror side go through the rule.
+inline std::vector<std::vector<Field>> reference_run_state(std::vector<std::vector<Field>> levels,
+                                                           const std::vector<Field>& fields, int rank, int radius,
+                                                           const StateUpdate& update, int steps, const Edges& edges) {
+  const Extents n = levels.at(0).at(0).n;
+  auto updated = [&](int axis, int i) {
+    if (axis >= rank) return true;
+    return !((edges[axis][0] == Edge::fixed && i < radius) || (edges[axis][1] == Edge::fixed && i >= n[axis] - radius));
+  };
+  auto source = [&](int axis, int j) {
+    if (axis >= rank || (j >= 0 && j < n[axis])) return j;
+    const Edge e = edges[axis][j < 0 ? 0 : 1];
+    if (e == Edge::periodic) return ((j % n[axis]) + n[axis]) % n[axis];
+    if (e == Edge::mirror) return j < 0 ? -j - 1 : 2 * n[axis] - j - 1;
+    throw std::logic_error("reference: a read beyond a fixed side");
+  };
+  for (int s = 0; s < steps; ++s) {
+    std::vector<Field> next;
+    for (const auto& field : levels) next.push_back(field.at(0));
+    for (int i0 = 0; i0 < n[0]; ++i0)
+      for (int i1 = 0; i1 < n[1]; ++i1)
+        for (int i2 = 0; i2 < n[2]; ++i2) {
+          if (!updated(0, i0) || !updated(1, i1) || !updated(2, i2)) continue;
+          auto reader = [&](const Field& f) -> Reader {
+            return [&f, &source, i0, i1, i2](int d0, int d1, int d2) {
+              return f.at(source(0, i0 + d0), source(1, i1 + d1), source(2, i2 + d2));
+            };
+          };
+          std::vector<Reader> state_readers, field_readers;
+          for (const auto& field : levels)
+            for (const Field& level : field) state_readers.push_back(reader(level));
+          for (const Field& f : fields) field_readers.push_back(reader(f));
+          const std::vector<long double> values = update(state_readers, field_readers);
+          for (size_t f = 0; f < next.size(); ++f) next[f].at(i0, i1, i2) = values.at(f);
+        }
+    for (size_t f = 0; f < levels.size(); ++f) {
+      levels[f].insert(levels[f].begin(), next[f]);
+      levels[f].pop_back();
+    }
+  }
+  return levels;
+}
+
 // max |got - ref| / max |ref|; NaN anywhere (an unwritten cell) gives +inf.
 inline double relative_error(const Field& got, const Field& ref) {
   long double worst = 0, scale = 0;

@@ -53,6 +53,15 @@ template <class Backend>
 struct backend_takes_fields<Backend, std::void_t<decltype(Backend::takes_fields)>>
     : std::bool_constant<Backend::takes_fields> {};
 
+/// Reads Backend::takes_state (run_state() runs several state fields or time
+/// levels on a StateRing); false when absent.
+template <class Backend, class Enable = void>
+struct backend_takes_state : std::false_type {};
+
+template <class Backend>
+struct backend_takes_state<Backend, std::void_t<decltype(Backend::takes_state)>>
+    : std::bool_constant<Backend::takes_state> {};
+
 template <class Backend, class Policy, class Stencil, class Enable = void>
 struct backend_may_refuse_boundaries : std::false_type {};
 

@@ -13,10 +13,13 @@
 #include <ebisu_kokkos/impl/boundary.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/fields.hpp>
+#include <ebisu_kokkos/impl/state_ring.hpp>
 #include <ebisu_kokkos/impl/step_loop.hpp>
 #include <ebisu_kokkos/impl/view_access.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -81,7 +84,7 @@ struct StencilStep<Evaluator, InView, OutView, Reads, Fields, 1> : Fields {
   Evaluator eval;
   Reads reads;
   KOKKOS_INLINE_FUNCTION void operator()(int i0) const {
-    out(i0) = evaluate_cell(eval, reads, in, static_cast<const Fields&>(*this), i0);
+    store_cell(out, evaluate_cell(eval, reads, in, static_cast<const Fields&>(*this), i0), i0);
   }
 };
 template <class Evaluator, class InView, class OutView, class Reads, class Fields>
@@ -91,7 +94,7 @@ struct StencilStep<Evaluator, InView, OutView, Reads, Fields, 2> : Fields {
   Evaluator eval;
   Reads reads;
   KOKKOS_INLINE_FUNCTION void operator()(int i0, int i1) const {
-    out(i0, i1) = evaluate_cell(eval, reads, in, static_cast<const Fields&>(*this), i0, i1);
+    store_cell(out, evaluate_cell(eval, reads, in, static_cast<const Fields&>(*this), i0, i1), i0, i1);
   }
 };
 template <class Evaluator, class InView, class OutView, class Reads, class Fields>
@@ -101,7 +104,7 @@ struct StencilStep<Evaluator, InView, OutView, Reads, Fields, 3> : Fields {
   Evaluator eval;
   Reads reads;
   KOKKOS_INLINE_FUNCTION void operator()(int i0, int i1, int i2) const {
-    out(i0, i1, i2) = evaluate_cell(eval, reads, in, static_cast<const Fields&>(*this), i0, i1, i2);
+    store_cell(out, evaluate_cell(eval, reads, in, static_cast<const Fields&>(*this), i0, i1, i2), i0, i1, i2);
   }
 };
 
@@ -128,7 +131,7 @@ struct CoarseStencilStep<Evaluator, InView, OutView, Slow, Fields, 2> : Fields {
 #pragma unroll
     for (int k = 0; k < kCoarseCells; ++k) {
       i[Slow] = first + k;
-      if (i[Slow] < hi) out(i[0], i[1]) = evaluate_cell(eval, DirectReads{}, in, fields, i[0], i[1]);
+      if (i[Slow] < hi) store_cell(out, evaluate_cell(eval, DirectReads{}, in, fields, i[0], i[1]), i[0], i[1]);
     }
   }
 };
@@ -145,7 +148,9 @@ struct CoarseStencilStep<Evaluator, InView, OutView, Slow, Fields, 3> : Fields {
 #pragma unroll
     for (int k = 0; k < kCoarseCells; ++k) {
       i[Slow] = first + k;
-      if (i[Slow] < hi) out(i[0], i[1], i[2]) = evaluate_cell(eval, DirectReads{}, in, fields, i[0], i[1], i[2]);
+      if (i[Slow] < hi) {
+        store_cell(out, evaluate_cell(eval, DirectReads{}, in, fields, i[0], i[1], i[2]), i[0], i[1], i[2]);
+      }
     }
   }
 };
@@ -181,9 +186,9 @@ struct FlatStencilStep : Fields {
       i[Rank - 1] = lo[Rank - 1] + idx;
     }
     if constexpr (Rank == 2) {
-      out(i[0], i[1]) = evaluate_cell(eval, DirectReads{}, in, fields, i[0], i[1]);
+      store_cell(out, evaluate_cell(eval, DirectReads{}, in, fields, i[0], i[1]), i[0], i[1]);
     } else {
-      out(i[0], i[1], i[2]) = evaluate_cell(eval, DirectReads{}, in, fields, i[0], i[1], i[2]);
+      store_cell(out, evaluate_cell(eval, DirectReads{}, in, fields, i[0], i[1], i[2]), i[0], i[1], i[2]);
     }
   }
 };
@@ -218,15 +223,23 @@ auto bind_evaluator(const Stencil& stencil, const FieldViews<FieldView, Kinds...
   return stencil.template bind<Scalar, Kinds...>();
 }
 
-/// `fields`: the call's read-only fields as Views of ViewType::const_type (none by default).
-template <class ExecSpace, class Stencil, class ViewType, class Fields = NoFields>
-StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
-                          const ViewType& u, const ViewType& scratch, const Fields& fields = Fields{}) {
+/// Runs the steps on a ring of buffers (state_ring.hpp): `steps` steps from
+/// slot 0, step s reading levels s, s-1, ... of every field and writing slot
+/// s + 1; the newest level ends `steps` slots on. `fields`: the call's
+/// read-only fields as Views of ViewType::const_type (none by default).
+template <class ExecSpace, class Stencil, class ViewType, int NumFields, int RingSize, class Fields = NoFields>
+StencilOutcome run_generic_ring(const std::string& label, const StencilPolicy<ExecSpace>& policy,
+                                const Stencil& stencil, const StateRing<ViewType, NumFields, RingSize>& ring,
+                                const Fields& fields = Fields{}) {
   constexpr int rank = view_rank<ViewType>;
   constexpr int radius = Stencil::radius;
+  constexpr int levels = RingSize - 1;
+  constexpr int extra = NumFields * levels - 1;  // state Views the step reads besides field 0's newest level
   using Scalar = typename ViewType::non_const_value_type;
   using Layout = typename ViewType::array_layout;
   using ConstView = typename ViewType::const_type;
+  using Outputs = StepOutputs<ViewType, NumFields>;
+  using AllFields = StepFields<ConstView, extra, Fields>;
   const ExecSpace& space = policy.space();
   const int steps = policy.steps();
 
@@ -236,9 +249,14 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
   report.temporal_depth = 1;
   report.launches = steps;
   report.plan = "generic: one Kokkos dispatch per step";
+  if (NumFields > 1 || levels > 1) {
+    report.plan += " (" + std::to_string(NumFields) + " state field" + (NumFields > 1 ? "s" : "") + ", " +
+                   std::to_string(levels) + " time level" + (levels > 1 ? "s" : "") + ")";
+  }
   if (steps == 0) return outcome;
 
   int lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  const ViewType& u = ring.buffers[0];
   for (int a = 0; a < rank; ++a) {
     lo[a] = radius;
     hi[a] = static_cast<int>(u.extent(a)) - radius;
@@ -255,17 +273,37 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
   constexpr std::size_t kernel_argument_bytes = 1024;  // well inside every GPU's kernel-argument limit
   static_assert(Fields::size == 0 || std::is_same_v<typename Fields::view_type, ConstView>,
                 "EbisuKokkos: fields reach run_generic as Views of the state's const View type");
-  const auto eval = bind_evaluator<Scalar>(stencil, fields);
-  copy_frame(space, scratch, u, radius);
+  // What step `done` (0-based) reads and writes: field 0's newest level, the
+  // other fields and levels in the functor's order before the read-only fields,
+  // and the buffer of each field's next level.
+  const auto state_fields = [&](int done) {
+    std::array<ConstView, static_cast<std::size_t>(extra)> views = make_state_reads<ConstView, extra>(
+        [&](int k) -> const ViewType& { return ring.level((k + 1) / levels, (k + 1) % levels, done); });
+    return step_fields(views, fields);
+  };
+  const auto outputs = [&](int done) -> Outputs {
+    if constexpr (NumFields == 1) {
+      return ring.target(0, done);
+    } else {
+      return make_outputs<ViewType, NumFields>([&](int f) -> const ViewType& { return ring.target(f, done); });
+    }
+  };
+  const auto eval = bind_evaluator<Scalar>(stencil, state_fields(0));
+  // Fixed frames: each new level's frame cells keep the newest level's values.
+  // A buffer gets them just before its first write (the older levels it holds
+  // until then may still be read).
+  const auto copy_frames = [&](int done) {
+    for (int f = 0; f < NumFields; ++f) copy_frame(space, ring.target(f, done), ring.level(f, 0, 0), radius);
+  };
   // Cells next to a periodic or mirror side: thin slabs with a mapped accessor.
   const BoundaryMap map = boundary_map(u, policy.boundaries());
   const EdgeSlabs slabs = edge_slabs<rank>(map, radius);
-  using EdgeStep = StencilStep<decltype(eval), ConstView, ViewType, MappedReads, Fields>;
+  using EdgeStep = StencilStep<decltype(eval), ConstView, Outputs, MappedReads, AllFields>;
   const std::string edge_label = "EbisuKokkos::generic_edges::" + label;
-  const auto issue_edges = [&](const ExecSpace& on, const ViewType& src, const ViewType& dst) {
+  const auto issue_edges = [&](const ExecSpace& on, int done) {
     for (int k = 0; k < slabs.count; ++k) {
       Kokkos::parallel_for(edge_label, light(box_policy<ExecSpace, Layout, rank>(on, slabs.lo[k], slabs.hi[k])),
-                           EdgeStep{fields, src, dst, eval, MappedReads{map}});
+                           EdgeStep{state_fields(done), ring.level(0, 0, done), outputs(done), eval, MappedReads{map}});
     }
   };
   const int per_step = 1 + slabs.count;
@@ -273,6 +311,23 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
   const bool edges_replayable = sizeof(EdgeStep) <= kernel_argument_bytes;
   const std::string step_label = "EbisuKokkos::generic::" + label;
   using StepBounds = GenericStepBounds<ExecSpace, rank>;
+  // Steps are issued in order; `issue(on, n)` goes on from the last one issued.
+  int issued = 0;
+  // The first levels - 1 steps each need a frame copy before them; the loop
+  // (possibly replayed, StepLoop) gets the rest, a whole number of ring turns
+  // per replay.
+  const int lead = std::min(levels - 1, steps);
+  const auto run_steps = [&](const auto& issue, bool replayable) {
+    for (int s = 0; s < lead; ++s) {
+      copy_frames(s);
+      issue(space, 1);
+    }
+    if (steps > lead) {
+      copy_frames(lead);
+      return StepLoop<ExecSpace>::run(space, steps - lead, per_step, replayable && edges_replayable, issue, RingSize);
+    }
+    return std::string();
+  };
   std::string loop_note;
   GenericStep form = GenericStep::tiled;  // host spaces and 1-D: the one form there is
   if constexpr (!runs_on_host<ExecSpace> && rank >= 2) {
@@ -284,7 +339,7 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
     constexpr bool right = std::is_same_v<Layout, Kokkos::LayoutRight>;
     constexpr int slow = right ? 0 : rank - 1;
     if (form == GenericStep::flat) {
-      using Step = FlatStencilStep<decltype(eval), ConstView, ViewType, right, Fields>;
+      using Step = FlatStencilStep<decltype(eval), ConstView, Outputs, right, AllFields>;
       Kokkos::Array<int, 3> first{}, count{};
       int cells = 1;
       for (int a = 0; a < 3; ++a) {
@@ -294,46 +349,41 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
       }
       const auto issue = [&](const ExecSpace& on, int n) {
         const auto range = light(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(on, 0, cells));
-        ViewType src = u, dst = scratch;
-        for (int s = 0; s < n; ++s) {
-          Kokkos::parallel_for(step_label, range, Step{fields, src, dst, eval, first, count});
-          issue_edges(on, src, dst);
-          std::swap(src, dst);
+        for (int s = 0; s < n; ++s, ++issued) {
+          Kokkos::parallel_for(step_label, range,
+                               Step{state_fields(issued), ring.level(0, 0, issued), outputs(issued), eval, first, count});
+          issue_edges(on, issued);
         }
       };
-      loop_note = StepLoop<ExecSpace>::run(space, steps, per_step,
-                                           sizeof(Step) <= kernel_argument_bytes && edges_replayable, issue);
+      loop_note = run_steps(issue, sizeof(Step) <= kernel_argument_bytes);
     }
     if (form == GenericStep::tiled_4cells) {
       int groups_hi[3] = {hi[0], hi[1], hi[2]};
       groups_hi[slow] = lo[slow] + (hi[slow] - lo[slow] + kCoarseCells - 1) / kCoarseCells;
-      using Step = CoarseStencilStep<decltype(eval), ConstView, ViewType, slow, Fields>;
+      using Step = CoarseStencilStep<decltype(eval), ConstView, Outputs, slow, AllFields>;
       const auto issue = [&](const ExecSpace& on, int n) {
         const auto groups = light(box_policy<ExecSpace, Layout, rank, StepBounds>(on, lo, groups_hi));
-        ViewType src = u, dst = scratch;
-        for (int s = 0; s < n; ++s) {
-          Kokkos::parallel_for(step_label, groups, Step{fields, src, dst, eval, lo[slow], hi[slow]});
-          issue_edges(on, src, dst);
-          std::swap(src, dst);
+        for (int s = 0; s < n; ++s, ++issued) {
+          Kokkos::parallel_for(step_label, groups,
+                               Step{state_fields(issued), ring.level(0, 0, issued), outputs(issued), eval, lo[slow],
+                                    hi[slow]});
+          issue_edges(on, issued);
         }
       };
-      loop_note = StepLoop<ExecSpace>::run(space, steps, per_step,
-                                           sizeof(Step) <= kernel_argument_bytes && edges_replayable, issue);
+      loop_note = run_steps(issue, sizeof(Step) <= kernel_argument_bytes);
     }
   }
   if (form == GenericStep::tiled) {
-    using Step = StencilStep<decltype(eval), ConstView, ViewType, DirectReads, Fields>;
+    using Step = StencilStep<decltype(eval), ConstView, Outputs, DirectReads, AllFields>;
     const auto issue = [&](const ExecSpace& on, int n) {
       const auto interior = light(box_policy<ExecSpace, Layout, rank, StepBounds>(on, lo, hi));
-      ViewType src = u, dst = scratch;
-      for (int s = 0; s < n; ++s) {
-        Kokkos::parallel_for(step_label, interior, Step{fields, src, dst, eval, DirectReads{}});
-        issue_edges(on, src, dst);
-        std::swap(src, dst);
+      for (int s = 0; s < n; ++s, ++issued) {
+        Kokkos::parallel_for(step_label, interior,
+                             Step{state_fields(issued), ring.level(0, 0, issued), outputs(issued), eval, DirectReads{}});
+        issue_edges(on, issued);
       }
     };
-    loop_note = StepLoop<ExecSpace>::run(space, steps, per_step,
-                                           sizeof(Step) <= kernel_argument_bytes && edges_replayable, issue);
+    loop_note = run_steps(issue, sizeof(Step) <= kernel_argument_bytes);
   }
   report.plan += std::string(form == GenericStep::tiled_4cells ? ", 4 cells per work item"
                              : form == GenericStep::flat       ? ", flat range of cells"
@@ -343,6 +393,14 @@ StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpa
                  loop_note;
   outcome.result_in_scratch = steps % 2 == 1;
   return outcome;
+}
+
+/// One field on (u, scratch): the ring of those two buffers; the outcome says
+/// which of them holds step T.
+template <class ExecSpace, class Stencil, class ViewType, class Fields = NoFields>
+StencilOutcome run_generic(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
+                          const ViewType& u, const ViewType& scratch, const Fields& fields = Fields{}) {
+  return run_generic_ring(label, policy, stencil, StateRing<ViewType, 1, 2>{{u, scratch}}, fields);
 }
 
 }  // namespace Impl

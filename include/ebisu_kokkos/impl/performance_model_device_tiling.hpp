@@ -31,6 +31,9 @@ struct KernelLimitsDT {
   int max_depth = 16;          ///< deepest halo searched
   double smem_accesses_per_cell = 0;  ///< exact shared-memory accesses per cell update (0: from the stencil)
   int field_tiles = 0;         ///< read-only field tiles kept beside the two state copies
+  int state_tiles = 2;         ///< state tiles: each field's levels and its spare (one field: two copies)
+  int exchanged_tiles = 1;     ///< state tiles whose halo every exchange refreshes (fields x levels)
+  int grid_syncs_per_exchange = 1;  ///< 2 when the exchange cannot alternate buffers (several fields or levels)
 };
 
 /// Extents in the kernel's axis order: 0 = slow (each thread streams a run of
@@ -48,7 +51,7 @@ struct PlanDT {
   int pencils = 0;            ///< computed (middle x fast) columns of the tile
   int chunks = 0;             ///< runs along the slow axis per column
   int chunk_len = 0;          ///< slow-axis cells per run; the threads loop over the (column, run) pairs
-  long smem_bytes = 0;        ///< two copies of the tile, plus one per read-only field
+  long smem_bytes = 0;        ///< the state tiles, plus one per read-only field
   double redundancy = 1;      ///< computed cells / owned cells per step
   double t_step_s = 0, t_exchange_s = 0, t_edges_s = 0;  ///< per step, per exchange, load + store once
   double predicted_seconds = 0;

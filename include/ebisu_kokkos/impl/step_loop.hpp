@@ -12,9 +12,10 @@
 namespace EbisuKokkos {
 namespace Impl {
 
-/// `issue(space, n)` must issue n steps on `space`, starting from the
-/// caller's buffer (an even n ends there again), `dispatches_per_step`
-/// dispatches for each step. `replayable` says whether
+/// `issue(space, n)` must issue the next n steps on `space` (each call goes
+/// on from the last), `dispatches_per_step` dispatches for each step; the
+/// buffers a step uses repeat every `period` steps (2 for a double buffer,
+/// a state's ring size), so a replayed chunk is a multiple of it. `replayable` says whether
 /// the step functor is small enough to travel as a kernel argument (a
 /// replay would otherwise read staging memory that later dispatches reuse).
 /// Returns a note for the plan ("" when nothing was replayed).
@@ -22,7 +23,7 @@ template <class ExecSpace, class Enable = void>
 struct StepLoop {
   template <class Issue>
   static std::string run(const ExecSpace& space, int steps, int /*dispatches_per_step*/, bool /*replayable*/,
-                         const Issue& issue) {
+                         const Issue& issue, int /*period*/ = 2) {
     issue(space, steps);
     return {};
   }

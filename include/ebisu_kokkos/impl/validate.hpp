@@ -180,6 +180,97 @@ void check_fields(const std::string& label, const ViewType& u, const ScratchType
   std::apply([&](const auto&... argument) { (check_one(argument), ...); }, fields.arguments());
 }
 
+// Several state fields / time levels (state.hpp), at compile time: a functor
+// stencil taking one Neighbors per field and level (then the read-only
+// fields) and returning a Scalar for one field, Kokkos::Array<Scalar,
+// NumFields> for several. StepKinds: the kinds of everything the functor
+// takes after its first Neighbors (FieldViews<..., Kinds...>).
+template <class Stencil, class Scalar, int NumFields, class StepKinds>
+struct StateStencilCheck;
+template <class Stencil, class Scalar, int NumFields, class V, class... Kinds>
+struct StateStencilCheck<Stencil, Scalar, NumFields, FieldViews<V, Kinds...>> {
+  static constexpr void check() {
+    static_assert(!Stencil::is_linear,
+                  "EbisuKokkos::parallel_stencil: several state fields or time levels need a functor stencil "
+                  "(make_stencil<Rank, Radius>) that takes one Neighbors per field and level");
+    if constexpr (!Stencil::is_linear) {
+      using Evaluator = typename Stencil::template Evaluator<Scalar, Kinds...>;
+      static_assert(Evaluator::callable,
+                    "EbisuKokkos::parallel_stencil: with a State<View, NumFields, NumLevels> the stencil functor must "
+                    "take `const Neighbors<Scalar, Rank, Radius>&` for every field at every level (field 0's levels "
+                    "newest first, then field 1's, ...), then the read-only fields as usual");
+      using Result = typename Evaluator::result_type;
+      if constexpr (NumFields == 1) {
+        static_assert(std::is_convertible_v<Result, Scalar>,
+                      "EbisuKokkos::parallel_stencil: a stencil over one field returns its new value (a Scalar)");
+      } else {
+        static_assert(std::is_same_v<Result, Kokkos::Array<Scalar, static_cast<std::size_t>(NumFields)>>,
+                      "EbisuKokkos::parallel_stencil: a stencil over several state fields returns "
+                      "Kokkos::Array<Scalar, NumFields>, the new value of each field in order");
+      }
+    }
+  }
+};
+
+template <class ViewType>
+std::string state_buffer_name(int f, int l, int num_levels) {
+  return "state buffer (field " + std::to_string(f) + (l < num_levels ? ", level " + std::to_string(l) : ", spare") + ")";
+}
+
+// Several state fields / time levels, at run time: every buffer allocated,
+// of the first one's extents, and no two overlapping (each is written while
+// others are read); read-only fields overlap none of them. `buffer(f, j)` is
+// field f's j-th buffer as given (its levels newest first, then its spare).
+template <class ViewType, class Buffer, class... Fs>
+void check_state(const std::string& label, int num_fields, int num_levels, const Buffer& buffer,
+                 const Fields<Fs...>& fields) {
+  using T = typename ViewType::non_const_value_type;
+  const int per_field = num_levels + 1;
+  const ViewType& first = buffer(0, 0);
+  for (int b = 0; b < num_fields * per_field; ++b) {
+    const ViewType& v = buffer(b / per_field, b % per_field);
+    const std::string name = state_buffer_name<ViewType>(b / per_field, b % per_field, num_levels);
+    if (v.data() == nullptr) invalid(label, name + " is not allocated");
+    for (int a = 0; a < view_rank<ViewType>; ++a) {
+      if (v.extent(a) != first.extent(a)) {
+        invalid(label, name + " has extents " + extents_string(v) + " but field 0's newest level has extents " +
+                           extents_string(first));
+      }
+    }
+    for (int c = 0; c < b; ++c) {
+      const ViewType& w = buffer(c / per_field, c % per_field);
+      if (overlaps(v.data(), v.span() * sizeof(T), w.data(), w.span() * sizeof(T))) {
+        invalid(label, name + " aliases " + state_buffer_name<ViewType>(c / per_field, c % per_field, num_levels) +
+                           " (their memory overlaps); every field and level needs its own View");
+      }
+    }
+  }
+  int k = 0;
+  const auto check_one = [&](const auto& argument) {
+    using Argument = std::decay_t<decltype(argument)>;
+    if constexpr (field_matches<ViewType, Argument>()) {  // else a static_assert has failed
+      const auto& f = FieldArgument<Argument>::view(argument);
+      const std::string name = "field " + std::to_string(k) + " (\"" + f.label() + "\")";
+      if (f.data() == nullptr) invalid(label, name + " is not allocated");
+      for (int a = 0; a < view_rank<ViewType>; ++a) {
+        if (f.extent(a) != first.extent(a)) {
+          invalid(label, name + " has extents " + extents_string(f) + " but the state has extents " +
+                             extents_string(first));
+        }
+      }
+      for (int b = 0; b < num_fields * per_field; ++b) {
+        const ViewType& v = buffer(b / per_field, b % per_field);
+        if (overlaps(f.data(), f.span() * sizeof(T), v.data(), v.span() * sizeof(T))) {
+          invalid(label, name + " aliases " + state_buffer_name<ViewType>(b / per_field, b % per_field, num_levels) +
+                             " (their memory overlaps); a field is read-only and must be a separate View");
+        }
+      }
+    }
+    ++k;
+  };
+  std::apply([&](const auto&... argument) { (check_one(argument), ...); }, fields.arguments());
+}
+
 }  // namespace Impl
 }  // namespace EbisuKokkos
 

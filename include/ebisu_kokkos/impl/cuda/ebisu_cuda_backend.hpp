@@ -11,7 +11,8 @@
 // can and otherwise falls back, saying why. Strategy::automatic ranks the
 // plans by the model and, where the model cannot tell the best two apart,
 // by timing them (measured_choice.hpp). Read-only fields (FieldViews) go to
-// every strategy but 3-D SM tiling (which does not stream them yet).
+// every strategy but 3-D SM tiling (which does not stream them yet); several
+// state fields or time levels (run_state) to device tiling only.
 // Included only by nvcc-compiled code.
 
 #include <ebisu_kokkos/impl/compat.hpp>
@@ -22,6 +23,7 @@
 #include <ebisu_kokkos/impl/cuda/measured_choice.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/generic_backend.hpp>
+#include <ebisu_kokkos/impl/state_ring.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -255,6 +257,50 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   static StencilOutcome run(const std::string& label, const Policy& policy, const Stencil& stencil,
                             const ViewType& u, const ViewType& scratch) {
     return run(label, policy, stencil, u, scratch, NoFields{});
+  }
+
+  // Several state fields or time levels (state.hpp) go to device tiling
+  // (each field's levels and spare as a ring of tiles on chip) where it fits
+  // and, under Strategy::automatic, where the model predicts it faster than
+  // the generic path; everything else runs on the generic path, saying why.
+  // (SM tiling does not stream several fields yet.)
+  static constexpr bool takes_state = true;
+
+  /// fields: the call's read-only fields (FieldViews of ViewType::const_type).
+  template <int NumFields, int RingSize, class FieldSet>
+  static StencilOutcome run_state(const std::string& label, const Policy& policy, const Stencil& stencil,
+                                  const StateRing<ViewType, NumFields, RingSize>& ring, const FieldSet& fields) {
+    constexpr int levels = RingSize - 1;
+    using StepSet = StepFields<typename ViewType::const_type, NumFields * levels - 1, FieldSet>;
+    using DT = typename Cuda::DeviceTilingFor<Stencil, ViewType, StepSet, NumFields, levels>::type;
+    const ViewType& u = ring.buffers[0];
+    const Strategy wanted = policy.knobs().strategy;
+    PlanDT plan;
+    plan.why_not = "no steps";
+    if (wanted == Strategy::sm_tiling) {
+      plan.why_not = "SM tiling was requested, and it does not run several state fields or time levels yet";
+    } else if (policy.steps() > 0) {
+      plan = DT::plan(policy, u);
+    }
+    // The generic step reads every level of every field and the read-only fields, and writes each field.
+    const double generic_seconds =
+        SmTiling::generic_seconds(policy, u) * (NumFields * levels + NumFields + FieldSet::size) / 2.0;
+    const double cells = interior_cells(u) * policy.steps();
+    char predicted[160];
+    std::snprintf(predicted, sizeof predicted, "predicted device-tiling %.1f GCells/s, generic %.1f GCells/s",
+                  plan.valid && plan.predicted_seconds > 0 ? cells / plan.predicted_seconds * 1e-9 : 0.0,
+                  generic_seconds > 0 ? cells / generic_seconds * 1e-9 : 0.0);
+    const bool forced = policy.backend() == Backend::ebisu || wanted == Strategy::device_tiling;
+    if (plan.valid && (forced || plan.predicted_seconds < generic_seconds)) {
+      StencilOutcome outcome = DT::run_state(label, policy, stencil, ring.buffers, plan, fields);
+      if (!forced) outcome.report.plan += std::string("; automatic: ") + predicted + "; model choice";
+      return outcome;
+    }
+    StencilOutcome outcome = run_generic_ring(label, policy, stencil, ring, fields);
+    outcome.report.plan = "generic (" + outcome.report.plan + "); " +
+                          (plan.valid ? std::string("automatic: ") + predicted + "; model choice"
+                                      : "device tiling not possible (" + plan.why_not + ")");
+    return outcome;
   }
 
   /// fields: the call's read-only fields (FieldViews of ViewType::const_type), or NoFields.

@@ -50,6 +50,7 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -94,10 +95,17 @@ struct FieldSources {
   long stride[NF > 0 ? NF : 1][2];
 };
 
+// The state's buffers in global memory: field f's ring slot j at
+// f * (levels + 1) + j, slot 0 holding its newest level when the call starts
+// (StateRing's order; one field of one level: {u, scratch}).
+template <class Scalar, int NB>
+struct RingBuffers {
+  Scalar* data[NB];
+  long stride[NB][2];  // element strides along the slow and middle kernel axes (fast: 1)
+};
+
 struct Geometry {
   int n[3];          // global extents (kernel axes)
-  long u_stride[2];  // element strides of u along the slow and middle axes (fast: 1)
-  long x_stride[2];  // the same for scratch
   int own[3];        // owned cells per block along each axis
   int tiles[3];      // blocks along each axis
   int local[3];      // own + 2 halo
@@ -107,8 +115,8 @@ struct Geometry {
   int chunk_len;     // slow-axis cells per run (a thread's work item is one run of one column)
   AxisRules rules[3];     // boundary rules (kernel axes; 2-D: the middle axis is one fixed-free cell)
   bool mapped;            // some side is periodic or mirror (loads go through the rules)
-  // u and scratch have the same strides and every element offset fits in an
-  // int: each thread keeps the source offsets of its first halo cells in
+  // Every state buffer has the same strides and every element offset fits in
+  // an int: each thread keeps the source offsets of its first halo cells in
   // registers for the whole run (no index arithmetic per exchange).
   bool cache_halo;
 };
@@ -135,7 +143,8 @@ struct TileAccessor {
   }
 };
 
-// A read-only field's neighbourhood of the same cell, from its shared tile.
+// Another tile's neighbourhood of the same cell (a read-only field, or
+// another state field or level): from shared memory.
 template <class Map, class Scalar>
 struct FieldTileAccessor {
   const Scalar* cell;
@@ -148,73 +157,110 @@ struct FieldTileAccessor {
   }
 };
 
-// eval(state, field 0, ..., field NF-1) at tile offset `at_cell`.
-template <class Map, class Eval, class Accessor, class Scalar, std::size_t... K>
-__device__ __forceinline__ Scalar evaluate(const Eval& eval, const Accessor& at, const Scalar* field_tiles,
-                                           int tile_cells, int at_cell, int pitch_s, int pitch_m,
-                                           std::index_sequence<K...>) {
-  return eval(at, FieldTileAccessor<Map, Scalar>{field_tiles + static_cast<int>(K) * tile_cells + at_cell, pitch_s,
-                                                 pitch_m}...);
+// Shared tiles a step reads besides field 0's newest level (the other state
+// fields and levels in the functor's order, then the read-only fields), or
+// writes (one per state field). Indexed only by unrolled constants: they
+// stay in registers.
+template <class Scalar, int N>
+struct TilePointers {
+  Scalar* p[N > 0 ? N : 1];
+};
+
+// eval(state, other tiles 0 .. N-1) at tile offset `at_cell`: a Scalar, or a
+// Kokkos::Array with one value per state field.
+template <class Map, class Eval, class Accessor, class Scalar, int N, std::size_t... K>
+__device__ __forceinline__ auto evaluate(const Eval& eval, const Accessor& at, const TilePointers<const Scalar, N>& reads,
+                                         int at_cell, int pitch_s, int pitch_m, std::index_sequence<K...>) {
+  return eval(at, FieldTileAccessor<Map, Scalar>{reads.p[K] + at_cell, pitch_s, pitch_m}...);
 }
 
-// One thread's run [s0, s1) of one column of the tile: the centre column in
-// a register window, the rest from shared memory. Cells go in groups of G:
-// every load of a group is issued before its stores. (One cell at a time, a
-// cell's loads wait for the previous cell's store: the two copies of the tile
-// share one allocation, so the compiler cannot move a load above a store,
-// and each cell paid a whole shared-memory and FMA latency chain.)
+template <class Value>
+__device__ __forceinline__ auto component(const Value& v, int f) {
+  if constexpr (std::is_arithmetic_v<Value>) {
+    return v;
+  } else {
+    return v[f];
+  }
+}
+
+// One thread's run [s0, s1) of one column of the tile: the centre column of
+// field 0's newest level in a register window, the rest from shared memory.
+// Cells go in groups of G: every load of a group is issued before its stores.
+// (One cell at a time, a cell's loads wait for the previous cell's store: the
+// tiles share one allocation, so the compiler cannot move a load above a
+// store, and each cell paid a whole shared-memory and FMA latency chain.)
+// Frame cells keep each field's newest level (NL: levels per field; the
+// newest level of field f > 0 is read tile f * NL - 1).
 // (A second instantiation for runs with no frame cell, without the per-cell
 // test, was 25% slower: the step's code no longer fit the instruction cache.)
-template <class Map, int R, int NF, class Eval, class Scalar>
-__device__ __forceinline__ void compute_run(const Eval& eval, const Scalar* col, Scalar* dst, const Scalar* field_col,
-                                            int tile_cells, int ps, int Lf, int s0, int s1, bool column_interior,
-                                            const AxisRules& slow_rules, int slow_origin) {
-  auto updated = [&](int s, Scalar v, Scalar old) {
-    return column_interior && !slow_rules.frame(slow_origin + s) ? v : old;
+template <class Map, int R, int NF, int NS, int NL, class Eval, class Scalar>
+__device__ __forceinline__ void compute_run(const Eval& eval, const Scalar* in, const TilePointers<const Scalar, NF>& reads,
+                                            const TilePointers<Scalar, NS>& outs, int col, int ps, int Lf, int s0,
+                                            int s1, bool column_interior, const AxisRules& slow_rules,
+                                            int slow_origin) {
+  auto put = [&](int s, const auto& v, Scalar centre) {
+    const bool keep = !column_interior || slow_rules.frame(slow_origin + s);
+    const int at = col + s * ps;
+#pragma unroll
+    for (int f = 0; f < NS; ++f) {
+      const Scalar old = f == 0 ? centre : reads.p[f * NL - 1 >= 0 ? f * NL - 1 : 0][at];
+      outs.p[f][at] = keep ? old : static_cast<Scalar>(component(v, f));
+    }
   };
+  const Scalar* c = in + col;
   constexpr int W = 2 * R + 1;
   // (Radius 2: the 25-point box needs its registers. In 3-D, groups of 2
   // were 4% slower than 4, which spills 72 B for poisson.)
-  constexpr int G = R == 1 ? 4 : 2;
+  constexpr int G = R == 1 && NS * NL == 1 ? 4 : 2;
   Scalar w[W - 1 + G];               // rows s - R .. s + G - 1 + R of the centre column
 #pragma unroll
-  for (int d = 0; d < W - 1; ++d) w[d] = col[(s0 - R + d) * ps];
+  for (int d = 0; d < W - 1; ++d) w[d] = c[(s0 - R + d) * ps];
+  using Value = decltype(evaluate<Map>(eval, TileAccessor<Map, R, Scalar>{w, c, ps, Lf}, reads, 0, ps, Lf,
+                                       std::make_index_sequence<NF>{}));
   int s = s0;
   for (; s + G <= s1; s += G) {
 #pragma unroll
-    for (int g = 0; g < G; ++g) w[W - 1 + g] = col[(s + R + g) * ps];
-    Scalar v[G];
+    for (int g = 0; g < G; ++g) w[W - 1 + g] = c[(s + R + g) * ps];
+    Value v[G];
 #pragma unroll
     for (int g = 0; g < G; ++g) {
-      const TileAccessor<Map, R, Scalar> at{w + g, col + (s + g) * ps, ps, Lf};
-      v[g] = evaluate<Map>(eval, at, field_col, tile_cells, (s + g) * ps, ps, Lf, std::make_index_sequence<NF>{});
+      const TileAccessor<Map, R, Scalar> at{w + g, c + (s + g) * ps, ps, Lf};
+      v[g] = evaluate<Map>(eval, at, reads, col + (s + g) * ps, ps, Lf, std::make_index_sequence<NF>{});
     }
 #pragma unroll
-    for (int g = 0; g < G; ++g)
-      dst[(s + g) * ps] = updated(s + g, v[g], w[R + g]);
+    for (int g = 0; g < G; ++g) put(s + g, v[g], w[R + g]);
 #pragma unroll
     for (int d = 0; d < W - 1; ++d) w[d] = w[G + d];
   }
   for (; s < s1; ++s) {
-    w[W - 1] = col[(s + R) * ps];
-    const TileAccessor<Map, R, Scalar> at{w, col + s * ps, ps, Lf};
-    const Scalar v = evaluate<Map>(eval, at, field_col, tile_cells, s * ps, ps, Lf, std::make_index_sequence<NF>{});
-    dst[s * ps] = updated(s, v, w[R]);
+    w[W - 1] = c[(s + R) * ps];
+    const TileAccessor<Map, R, Scalar> at{w, c + s * ps, ps, Lf};
+    put(s, evaluate<Map>(eval, at, reads, col + s * ps, ps, Lf, std::make_index_sequence<NF>{}), w[R]);
 #pragma unroll
     for (int d = 0; d < W - 1; ++d) w[d] = w[d + 1];
   }
 }
 
-template <class Map, int R, class Eval, class Scalar, int NF>
+// NF: tiles the functor reads besides field 0's newest level (NS * NL - 1
+// other state fields and levels, then the read-only fields); NS state fields
+// of NL levels each.
+template <class Map, int R, class Eval, class Scalar, int NF, int NS, int NL>
 __global__ void __launch_bounds__(kMaxThreads, 1)
-    device_tiling_kernel(const Eval eval, Scalar* __restrict__ u, Scalar* __restrict__ x,
-                         const FieldSources<Scalar, NF> fields, const Geometry g) {
+    device_tiling_kernel(const Eval eval, const RingBuffers<Scalar, NS*(NL + 1)> ring,
+                         const FieldSources<Scalar, NF - (NS * NL - 1)> fields, const Geometry g) {
   constexpr bool has_mid = Map::rank == 3;
+  constexpr int RS = NL + 1;              // ring slots per state field
+  constexpr int NE = NS * NL - 1;         // state tiles read besides field 0's newest level
+  constexpr int NRO = NF - NE;            // read-only fields
+  constexpr bool single = NS == 1 && NL == 1;
   extern __shared__ __align__(16) unsigned char device_tiling_smem[];
   Scalar* const tiles_smem = reinterpret_cast<Scalar*>(device_tiling_smem);
   const int tile_cells = g.local[0] * g.local[1] * g.local[2];
-  Scalar* tile = tiles_smem;  // the copy that holds the current time level
-  Scalar* const field_tiles = tiles_smem + 2 * tile_cells;  // one tile per read-only field
+  // Shared tiles: field f's ring slot j (the same rotation as the global
+  // ring), then one tile per read-only field.
+  auto slot_tile = [&](int f, int j) { return tiles_smem + (f * RS + j) * tile_cells; };
+  auto level_slot = [](int l, int done) { return ((done - l) % RS + RS) % RS; };
+  Scalar* const field_tiles = tiles_smem + NS * RS * tile_cells;
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
 
@@ -256,8 +302,8 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   // round trip per cell (v2 measured ~6 us per exchange that way). `cell_of(i)`
   // names the i-th of `count` cells to load as its tile coordinates and
   // returns its tile index; `also` (if not null): the first load fills the
-  // second copy too, so that the cells no step writes (the outer radius ring)
-  // hold finite values in either copy.
+  // spare tile too, so that the cells no step writes (the outer radius ring)
+  // hold finite values in every tile.
   constexpr int kLoadsInFlight = 8;
   auto load = [&](int first, int count, auto&& cell_of, const Scalar* src, const long (&stride)[2], Scalar* to,
                   Scalar* also) {
@@ -348,28 +394,28 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     const int i = t + k * blockDim.x;
     int c[3] = {0, 0, 0};
     halo_at[k] = g.cache_halo && i < halo_cells ? halo_only(i, c) : -1;
-    halo_from[k] = halo_at[k] >= 0 ? static_cast<int>(source_offset(c, g.u_stride)) : -1;
+    halo_from[k] = halo_at[k] >= 0 ? static_cast<int>(source_offset(c, ring.stride[0])) : -1;
   }
   const int uncached_from = g.cache_halo ? kCachedHalo * blockDim.x : 0;
-  auto load_halo = [&](const Scalar* src, const long (&stride)[2]) {
+  auto load_halo = [&](const Scalar* src, const long (&stride)[2], Scalar* to) {
     Scalar v[kCachedHalo];
 #pragma unroll
     for (int k = 0; k < kCachedHalo; ++k) v[k] = halo_from[k] >= 0 ? __ldcg(src + halo_from[k]) : Scalar(0);
 #pragma unroll
     for (int k = 0; k < kCachedHalo; ++k)
-      if (halo_at[k] >= 0) tile[halo_at[k]] = v[k];
-    load(uncached_from, halo_cells, halo_only, src, stride, tile, nullptr);
+      if (halo_at[k] >= 0) to[halo_at[k]] = v[k];
+    load(uncached_from, halo_cells, halo_only, src, stride, to, nullptr);
   };
 
-  // Owned rows; shell_only: only cells within the halo width of a face (what
-  // the neighbours read).
-  auto store = [&](Scalar* dst, const long (&stride)[2], bool shell_only) {
+  // Owned rows of tile `from`; shell_only: only cells within the halo width
+  // of a face (what the neighbours read).
+  auto store = [&](const Scalar* from, Scalar* dst, const long (&stride)[2], bool shell_only) {
     const int rows = own_len[0] * own_len[1];
     for (int row = warp; row < rows; row += nwarps) {
       const int so = row / own_len[1], mo = row - so * own_len[1];
       const int s = g.halo[0] + so, mm = g.halo[1] + mo;
       Scalar* grow = dst + (org[0] + s) * stride[0] + (org[1] + mm) * stride[1] + own0[2];
-      const Scalar* trow = tile + (s * Lm + mm) * Lf + g.halo[2];
+      const Scalar* trow = from + (s * Lm + mm) * Lf + g.halo[2];
       const int hs = g.halo[0], hm = g.halo[1], hf = g.halo[2];
       const bool whole_row = !shell_only || so < hs || so >= own_len[0] - hs ||
                              (has_mid && (mo < hm || mo >= own_len[1] - hm)) || own_len[2] <= 2 * hf;
@@ -404,45 +450,105 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
       if (!g.rules[2].frame(org[2] + run_f[k]) && !g.rules[1].frame(org[1] + run_m[k])) run_interior |= 1u << k;
     }
   }
-  auto step = [&](int j) {
-    const Scalar* in = tile;
-    Scalar* out = tile == tiles_smem ? tiles_smem + tile_cells : tiles_smem;
+  // Step j of a round, `done` steps into the call: reads the tiles of levels
+  // done, done - 1, ... and writes each field's next ring slot.
+  auto step = [&](int j, int done) {
+    const Scalar* in = slot_tile(0, level_slot(0, done));
+    TilePointers<const Scalar, NF> reads;
+#pragma unroll
+    for (int q = 1; q <= NE; ++q) reads.p[q - 1] = slot_tile(q / NL, level_slot(q % NL, done));
+#pragma unroll
+    for (int k = 0; k < NRO; ++k) reads.p[NE + k] = field_tiles + k * tile_cells;
+    TilePointers<Scalar, NS> outs;
+#pragma unroll
+    for (int f = 0; f < NS; ++f) outs.p[f] = slot_tile(f, (done + 1) % RS);
     const int lo = R + j * R, lo_m = Rm + j * Rm;
 #pragma unroll
     for (int k = 0; k < kMaxRunsPerThread; ++k) {
       const int f = run_f[k], m = run_m[k];
       const int s0 = max(run_s[k], lo), s1 = min(run_s[k] + g.chunk_len, Ls - lo);
       if (f >= lo && f < Lf - lo && m >= lo_m && m < Lm - lo_m && s0 < s1) {
-        compute_run<Map, R, NF>(eval, in + m * Lf + f, out + m * Lf + f, field_tiles + m * Lf + f, tile_cells, ps,
-                                Lf, s0, s1, (run_interior >> k) & 1u, g.rules[0], org[0]);
+        compute_run<Map, R, NF, NS, NL>(eval, in, reads, outs, m * Lf + f, ps, Lf, s0, s1, (run_interior >> k) & 1u,
+                                        g.rules[0], org[0]);
       }
     }
-    tile = out;
     __syncthreads();
   };
+  // Field f's level l after `done` steps: its shared tile and global buffer.
+  auto buffer_of = [&](int f, int l, int done) { return f * RS + level_slot(l, done); };
 
-  load(0, tile_cells, whole_tile, u, g.u_stride, tile, tiles_smem + tile_cells);
-  for (int k = 0; k < NF; ++k)
+#pragma unroll
+  for (int f = 0; f < NS; ++f) {
+#pragma unroll
+    for (int l = 0; l < NL; ++l) {
+      const int bi = buffer_of(f, l, 0);
+      load(0, tile_cells, whole_tile, ring.data[bi], ring.stride[bi], slot_tile(f, level_slot(l, 0)),
+           l == 0 ? slot_tile(f, 1) : nullptr);
+    }
+  }
+  for (int k = 0; k < NRO; ++k)
     load(0, tile_cells, whole_tile, fields.data[k], fields.stride[k], field_tiles + k * tile_cells, nullptr);
   __syncthreads();
   int done = 0, exchanges = 0;
   while (true) {
     const int k = min(g.depth, g.steps - done);
-    for (int j = 0; j < k; ++j) step(j);
+    for (int j = 0; j < k; ++j) step(j, done + j);
     done += k;
     if (done >= g.steps) break;
-    const bool to_x = exchanges % 2 == 0;  // exchange e uses x when e is even, u when odd
-    store(to_x ? x : u, to_x ? g.x_stride : g.u_stride, true);
-    grid.sync();
-    load_halo(to_x ? x : u, to_x ? g.x_stride : g.u_stride);
+    if constexpr (single) {
+      // Exchanges alternate between the two buffers: exchange e writes and
+      // reads u when e is odd, scratch when even, so one barrier orders every
+      // write before the reads it feeds and every read before the next write.
+      const int bi = exchanges % 2 == 0 ? 1 : 0;
+      store(slot_tile(0, level_slot(0, done)), ring.data[bi], ring.stride[bi], true);
+      grid.sync();
+      load_halo(ring.data[bi], ring.stride[bi], slot_tile(0, level_slot(0, done)));
+    } else {
+      // Several fields or levels: each level's shell goes to the global
+      // buffer that holds that level after `done` steps; the ring has too
+      // few buffers to alternate (every level is exchanged), so a barrier
+      // first waits for the reads of the previous exchange (or the first load).
+      grid.sync();
+#pragma unroll
+      for (int f = 0; f < NS; ++f) {
+#pragma unroll
+        for (int l = 0; l < NL; ++l) {
+          const int bi = buffer_of(f, l, done);
+          store(slot_tile(f, level_slot(l, done)), ring.data[bi], ring.stride[bi], true);
+        }
+      }
+      grid.sync();
+#pragma unroll
+      for (int f = 0; f < NS; ++f) {
+#pragma unroll
+        for (int l = 0; l < NL; ++l) {
+          const int bi = buffer_of(f, l, done);
+          load_halo(ring.data[bi], ring.stride[bi], slot_tile(f, level_slot(l, done)));
+        }
+      }
+    }
     __syncthreads();
     ++exchanges;
   }
-  // The final field goes to the buffer the last exchange did not use (no
-  // block still reads it), or to x when there was no exchange (u may still
-  // be being read by blocks that have not finished their first load).
-  const bool final_to_x = exchanges == 0 || (exchanges - 1) % 2 == 1;
-  store(final_to_x ? x : u, final_to_x ? g.x_stride : g.u_stride, false);
+  if constexpr (single) {
+    // The final field goes to the buffer the last exchange did not use (no
+    // block still reads it), or to scratch when there was no exchange (u may
+    // still be being read by blocks that have not finished their first load).
+    const int bi = exchanges == 0 || (exchanges - 1) % 2 == 1 ? 1 : 0;
+    store(slot_tile(0, level_slot(0, done)), ring.data[bi], ring.stride[bi], false);
+  } else {
+    // Every level into the buffer the ring gives it after the call's steps,
+    // once no block reads the buffers any more.
+    grid.sync();
+#pragma unroll
+    for (int f = 0; f < NS; ++f) {
+#pragma unroll
+      for (int l = 0; l < NL; ++l) {
+        const int bi = buffer_of(f, l, done);
+        store(slot_tile(f, level_slot(l, done)), ring.data[bi], ring.stride[bi], false);
+      }
+    }
+  }
 }
 
 inline bool final_in_scratch(int steps, int depth) {
@@ -452,9 +558,11 @@ inline bool final_in_scratch(int steps, int depth) {
 
 }  // namespace device_tiling
 
-/// The device-tiling strategy for one (stencil, View type, read-only field
-/// kinds): its plan and its run.
-template <class Stencil, class ViewType, class... FieldKinds>
+/// The device-tiling strategy for one (stencil, View type, state fields and
+/// levels, kinds of the other tiles the functor reads): its plan and its run.
+/// FieldKinds: for NS x NL > 1 the NS * NL - 1 other state fields and levels
+/// (NeighbourhoodField, state_ring.hpp) before the read-only fields.
+template <class Stencil, class ViewType, int NS, int NL, class... FieldKinds>
 struct DeviceTiling {
   using Scalar = typename ViewType::non_const_value_type;
   static constexpr int rank = view_rank<ViewType>;
@@ -463,8 +571,13 @@ struct DeviceTiling {
   using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar, FieldKinds...>());
   static constexpr int R = Stencil::radius;
   static constexpr int NF = static_cast<int>(sizeof...(FieldKinds));
+  static constexpr int NE = NS * NL - 1;     // other state fields and levels
+  static constexpr int NRO = NF - NE;        // read-only fields
+  static constexpr int NB = NS * (NL + 1);   // state buffers
+  static_assert(NRO >= 0, "EbisuKokkos: DeviceTiling needs a kind for every other state field and level");
+  using Ring = device_tiling::RingBuffers<Scalar, NB>;
 
-  static auto function() { return &device_tiling::device_tiling_kernel<Map, R, Eval, Scalar, NF>; }
+  static auto function() { return &device_tiling::device_tiling_kernel<Map, R, Eval, Scalar, NF, NS, NL>; }
 
   static void extents(const ViewType& u, long (&n)[3]) { kernel_extents<Map>(u, n); }
 
@@ -492,10 +605,14 @@ struct DeviceTiling {
     lim.max_threads = attr.maxThreadsPerBlock < device_tiling::kMaxThreads ? attr.maxThreadsPerBlock / 32 * 32
                                                                              : device_tiling::kMaxThreads;
     lim.max_blocks = dev.sm_count;
-    // A field read over the footprint may touch its whole box (what the functor does not read, the compiler drops).
-    lim.smem_accesses_per_cell = device_tiling::smem_accesses_per_cell<Stencil, Map>() +
+    // A tile read over the footprint may touch its whole box (what the functor
+    // does not read, the compiler drops); each further state field stores once more.
+    lim.smem_accesses_per_cell = device_tiling::smem_accesses_per_cell<Stencil, Map>() + (NS - 1) +
                                  (0.0 + ... + (FieldKinds::centre_only ? 1.0 : static_cast<double>(Box<rank, R>::size)));
-    lim.field_tiles = NF;
+    lim.field_tiles = NRO;
+    lim.state_tiles = NB;
+    lim.exchanged_tiles = NS * NL;
+    lim.grid_syncs_per_exchange = NS * NL == 1 ? 1 : 2;
     PlanDT p = choose_plan_device_tiling(dev, sm, n, policy.steps(), policy.knobs(), lim);
     if (p.valid) {
       // Every block must be resident at once (cooperative launch).
@@ -516,12 +633,41 @@ struct DeviceTiling {
     return p;
   }
 
-  /// fields: FieldViews of FieldKinds (NoFields when there are none).
+  /// One field of one level on (u, scratch); fields: FieldViews of
+  /// FieldKinds (NoFields when there are none). The outcome says which of
+  /// the two holds step T.
   template <class FieldSet = NoFields>
   static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
                             const Stencil& stencil, const ViewType& u, const ViewType& scratch, const PlanDT& p,
                             const FieldSet& fields = FieldSet{}) {
+    static_assert(NS == 1 && NL == 1, "EbisuKokkos: DeviceTiling::run is the single-field form (run_state otherwise)");
     static_assert(FieldSet::size == NF, "EbisuKokkos: DeviceTiling run with another set of fields than planned");
+    const ViewType buffers[2] = {u, scratch};
+    StencilOutcome outcome = launch(label, policy, stencil, buffers, p, fields);
+    outcome.result_in_scratch = device_tiling::final_in_scratch(policy.steps(), p.depth);
+    return outcome;
+  }
+
+  /// Several state fields or levels: the buffers in StateRing order (field
+  /// f's slot j at f * (NL + 1) + j, slot 0 its newest level); fields: the
+  /// read-only fields. On return field f's level l is in its ring slot T - l.
+  template <class FieldSet>
+  static StencilOutcome run_state(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                                  const Stencil& stencil, const std::array<ViewType, NB>& buffers, const PlanDT& p,
+                                  const FieldSet& fields) {
+    static_assert(FieldSet::size == NRO, "EbisuKokkos: DeviceTiling run with another set of fields than planned");
+    StencilOutcome outcome = launch(label, policy, stencil, buffers.data(), p, fields);
+    outcome.report.plan += "; " + std::to_string(NS) + " state field(s) of " + std::to_string(NL) +
+                           " level(s), " + std::to_string(NB) + " state tiles";
+    return outcome;
+  }
+
+ private:
+  // buffers: the NB state buffers; fields: the read-only fields.
+  template <class FieldSet>
+  static StencilOutcome launch(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                               const Stencil& stencil, const ViewType* buffers, const PlanDT& p,
+                               const FieldSet& fields) {
     StencilOutcome outcome;
     StencilReport& report = outcome.report;
     report.backend = Backend::ebisu;
@@ -537,6 +683,7 @@ struct DeviceTiling {
     if (policy.knobs().threads > 0 || policy.knobs().tile_width > 0) {
       report.plan += "; threads / tile-width knob ignored (device tiling sizes its blocks to its tiles)";
     }
+    const ViewType& u = buffers[0];
 
     device_tiling::Geometry g{};
     long n[3];
@@ -553,39 +700,40 @@ struct DeviceTiling {
       g.rules[a] = v < 0 ? AxisRules(1, Boundary::fixed, Boundary::fixed, 0) : axis_rules(u, policy.boundaries(), v, R);
     }
     g.mapped = !(g.rules[0].all_fixed() && g.rules[1].all_fixed() && g.rules[2].all_fixed());
-    for (int a = 0; a < 2; ++a) {
-      const int v = Map::view_index(a);
-      g.u_stride[a] = v < 0 ? 0 : static_cast<long>(u.stride(v));
-      g.x_stride[a] = v < 0 ? 0 : static_cast<long>(scratch.stride(v));
-    }
     g.depth = p.depth;
     g.steps = policy.steps();
     g.chunk_len = p.chunk_len;
 
-    device_tiling::FieldSources<Scalar, NF> sources{};
-    if constexpr (NF > 0) {
-      for (int k = 0; k < NF; ++k) {
-        sources.data[k] = fields.views[k].data();
+    Ring ring{};
+    bool same_strides = true;
+    long last = 0;
+    for (int k = 0; k < NB; ++k) {
+      ring.data[k] = buffers[k].data();
+      for (int a = 0; a < 2; ++a) {
+        const int v = Map::view_index(a);
+        ring.stride[k][a] = v < 0 ? 0 : static_cast<long>(buffers[k].stride(v));
+        same_strides = same_strides && ring.stride[k][a] == ring.stride[0][a];
+      }
+      last = std::max(last, (n[0] - 1) * ring.stride[k][0] + (n[1] - 1) * ring.stride[k][1] + n[2]);
+    }
+    g.cache_halo = same_strides && last < static_cast<long>(std::numeric_limits<int>::max());
+
+    device_tiling::FieldSources<Scalar, NRO> sources{};
+    if constexpr (NRO > 0) {
+      for (int k = 0; k < NRO; ++k) {
+        const auto& view = fields.views[k];
+        sources.data[k] = view.data();
         for (int a = 0; a < 2; ++a) {
           const int v = Map::view_index(a);
-          sources.stride[k][a] = v < 0 ? 0 : static_cast<long>(fields.views[k].stride(v));
+          sources.stride[k][a] = v < 0 ? 0 : static_cast<long>(view.stride(v));
         }
       }
-      report.plan += "; " + std::to_string(NF) + " read-only field tile(s) in shared memory";
-    }
-
-    {
-      const long last = (n[0] - 1) * std::max(g.u_stride[0], g.x_stride[0]) +
-                        (n[1] - 1) * std::max(g.u_stride[1], g.x_stride[1]) + n[2];
-      g.cache_halo = g.u_stride[0] == g.x_stride[0] && g.u_stride[1] == g.x_stride[1] &&
-                     last < static_cast<long>(std::numeric_limits<int>::max());
+      report.plan += "; " + std::to_string(NRO) + " read-only field tile(s) in shared memory";
     }
     const cudaStream_t stream = policy.space().cuda_stream();
 
     const Eval eval = stencil.template bind<Scalar, FieldKinds...>();
-    Scalar* u_ptr = u.data();
-    Scalar* x_ptr = scratch.data();
-    void* args[] = {const_cast<Eval*>(&eval), &u_ptr, &x_ptr, &sources, &g};
+    void* args[] = {const_cast<Eval*>(&eval), &ring, &sources, &g};
     Kokkos::Profiling::pushRegion("EbisuKokkos::device_tiling::" + label);
     EBISU_CUDA_CHECK(cudaFuncSetAttribute(function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(p.smem_bytes)),
@@ -595,17 +743,17 @@ struct DeviceTiling {
                                                  stream),
                      "device_tiling_kernel (cooperative launch)");
     Kokkos::Profiling::popRegion();
-    outcome.result_in_scratch = device_tiling::final_in_scratch(g.steps, g.depth);
     return outcome;
   }
 };
 
-/// DeviceTiling for the field kinds of a FieldViews (NoFields: none).
-template <class Stencil, class ViewType, class FieldSet>
+/// DeviceTiling for the field kinds of a FieldViews (NoFields: none); for
+/// several state fields or levels, FieldSet is the step's fields (StepFields).
+template <class Stencil, class ViewType, class FieldSet, int NS = 1, int NL = 1>
 struct DeviceTilingFor;
-template <class Stencil, class ViewType, class ConstView, class... Kinds>
-struct DeviceTilingFor<Stencil, ViewType, FieldViews<ConstView, Kinds...>> {
-  using type = DeviceTiling<Stencil, ViewType, Kinds...>;
+template <class Stencil, class ViewType, class ConstView, class... Kinds, int NS, int NL>
+struct DeviceTilingFor<Stencil, ViewType, FieldViews<ConstView, Kinds...>, NS, NL> {
+  using type = DeviceTiling<Stencil, ViewType, NS, NL, Kinds...>;
 };
 
 }  // namespace Cuda

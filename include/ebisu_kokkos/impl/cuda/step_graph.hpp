@@ -45,11 +45,12 @@ std::unique_ptr<StepGraph> record_step_graph(const std::function<void(const Kokk
 /// graph around parallel_stencil): then steps are dispatched as they are.
 bool stream_is_capturing(cudaStream_t stream);
 
-/// Steps per recorded chunk (even: a replay starts and ends on the caller's
-/// buffer) and the fewest steps for which recording pays.
+/// Steps per recorded chunk (at most; a whole number of ring turns, so that a
+/// replay starts and ends on the buffers it was recorded on) and the fewest
+/// steps for which recording pays.
 constexpr int kGraphChunkSteps = kGenericGraphChunkSteps;
 constexpr int kGraphMinSteps = kGenericGraphMinSteps;
-static_assert(kGraphChunkSteps % 2 == 0, "a replay must end on the buffer it started from");
+static_assert(kGraphChunkSteps % 2 == 0, "a double buffer's replay must end on the buffer it started from");
 
 }  // namespace Cuda
 
@@ -57,7 +58,7 @@ template <>
 struct StepLoop<Kokkos::Cuda> {
   template <class Issue>
   static std::string run(const Kokkos::Cuda& space, int steps, int dispatches_per_step, bool replayable,
-                         const Issue& issue) {
+                         const Issue& issue, int period = 2) {
     constexpr int warm = 2;  // ordinary steps first: one-time kernel set-up must not land in the recording
     if (!replayable || steps < Cuda::kGraphMinSteps || Kokkos::Profiling::profileLibraryLoaded() ||
         Cuda::stream_is_capturing(space.cuda_stream())) {
@@ -65,18 +66,20 @@ struct StepLoop<Kokkos::Cuda> {
       return {};
     }
     issue(space, warm);
+    const int chunk = Cuda::kGraphChunkSteps / period * period;
     std::string why_not;
-    const auto graph = Cuda::record_step_graph(
-        [&](const Kokkos::Cuda& recorder) { issue(recorder, Cuda::kGraphChunkSteps); },
-        Cuda::kGraphChunkSteps * dispatches_per_step, why_not);
+    // Recording runs nothing: the chunk's steps run in the replays. (issue's
+    // count moved on by the chunk, a whole number of ring turns, either way.)
+    const auto graph = Cuda::record_step_graph([&](const Kokkos::Cuda& recorder) { issue(recorder, chunk); },
+                                               chunk * dispatches_per_step, why_not);
     int done = warm;
     if (graph) {
-      for (; steps - done >= Cuda::kGraphChunkSteps; done += Cuda::kGraphChunkSteps) graph->launch(space.cuda_stream());
+      for (; steps - done >= chunk; done += chunk) graph->launch(space.cuda_stream());
     }
     issue(space, steps - done);
     if (!graph) return "; CUDA graph not used (" + why_not + ")";
-    return "; steps replayed as a CUDA graph of " + std::to_string(Cuda::kGraphChunkSteps) + " steps, " +
-           std::to_string((done - warm) / Cuda::kGraphChunkSteps) + " replays";
+    return "; steps replayed as a CUDA graph of " + std::to_string(chunk) + " steps, " +
+           std::to_string((done - warm) / chunk) + " replays";
   }
 };
 

@@ -1,0 +1,372 @@
+// The --state-cases benchmark rows (state_cases.hpp).
+
+#include "state_cases.hpp"
+
+#include "bench_case.hpp"
+
+#include <Kokkos_Random.hpp>
+#include <ebisu_kokkos/ebisu_kokkos.hpp>
+
+#include <algorithm>
+#include <exception>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace ebisu_bench {
+
+const std::vector<std::string>& state_case_names() {
+  static const std::vector<std::string> names{"wave2d", "wave3d", "gray-scott2d"};
+  return names;
+}
+
+namespace state_bench {
+
+// The physics once, for the stencil functors (Neighbors) and the plain loops
+// (Views at a cell): read through `at(view, d0, d1, d2)`.
+template <int Rank>
+struct WavePhysics {
+  double r2;
+  template <class S, class At, class U>
+  KOKKOS_FORCEINLINE_FUNCTION S update(const At& at, const U& u, const U& u_prev) const {
+    const S c = at(u, 0, 0, 0);
+    S lap = at(u, -1, 0, 0) + at(u, 1, 0, 0) + at(u, 0, -1, 0) + at(u, 0, 1, 0) - S(2 * Rank) * c;
+    if constexpr (Rank == 3) lap += at(u, 0, 0, -1) + at(u, 0, 0, 1);
+    return S(2) * c - at(u_prev, 0, 0, 0) + S(r2) * lap;
+  }
+};
+struct GrayScottPhysics {
+  double du, dv, feed, kill, dt;
+  template <class S, class At, class U>
+  KOKKOS_FORCEINLINE_FUNCTION Kokkos::Array<S, 2> update(const At& at, const U& u, const U& v) const {
+    const S uc = at(u, 0, 0, 0), vc = at(v, 0, 0, 0);
+    const S lu = at(u, -1, 0, 0) + at(u, 1, 0, 0) + at(u, 0, -1, 0) + at(u, 0, 1, 0) - S(4) * uc;
+    const S lv = at(v, -1, 0, 0) + at(v, 1, 0, 0) + at(v, 0, -1, 0) + at(v, 0, 1, 0) - S(4) * vc;
+    const S uvv = uc * vc * vc;
+    return {uc + S(dt) * (S(du) * lu - uvv + S(feed) * (S(1) - uc)), vc + S(dt) * (S(dv) * lv + uvv - S(feed + kill) * vc)};
+  }
+};
+
+struct NeighborsAt {
+  template <class N>
+  KOKKOS_FORCEINLINE_FUNCTION auto operator()(const N& nb, int d0, int d1, int d2) const {
+    return nb(d0, d1, d2);
+  }
+};
+template <int Rank>
+struct ViewAt {
+  int i, j, l;
+  template <class V>
+  KOKKOS_FORCEINLINE_FUNCTION auto operator()(const V& v, int d0, int d1, int d2) const {
+    if constexpr (Rank == 2) {
+      return v(i + d0, j + d1);
+    } else {
+      return v(i + d0, j + d1, l + d2);
+    }
+  }
+};
+
+// The functors parallel_stencil runs.
+template <int Rank>
+struct WaveStencil {
+  WavePhysics<Rank> p;
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S operator()(const EbisuKokkos::Neighbors<S, Rank, 1>& u,
+                                      const EbisuKokkos::Neighbors<S, Rank, 1>& u_prev) const {
+    return p.template update<S>(NeighborsAt{}, u, u_prev);
+  }
+};
+struct GrayScottStencil {
+  GrayScottPhysics p;
+  template <class S>
+  KOKKOS_INLINE_FUNCTION Kokkos::Array<S, 2> operator()(const EbisuKokkos::Neighbors<S, 2, 1>& u,
+                                                        const EbisuKokkos::Neighbors<S, 2, 1>& v) const {
+    return p.template update<S>(NeighborsAt{}, u, v);
+  }
+};
+
+struct Flat {};
+
+// One plain step over the interior: out[f] = physics(in...) (wave: in = (u, u_prev),
+// one output; Gray-Scott: in = (u, v), two outputs).
+template <class Physics, class View, int Outputs>
+struct PlainStep {
+  using In = typename View::const_type;
+  static constexpr int rank = View::rank;
+  static constexpr bool left = std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft>;
+  using Scalar = typename View::non_const_value_type;
+  In a, b;
+  View out[Outputs];
+  Physics physics;
+  Kokkos::Array<int, 3> inner;
+
+  KOKKOS_FORCEINLINE_FUNCTION void cell(int i, int j, int l) const {
+    const auto r = physics.template update<Scalar>(ViewAt<rank>{i, j, l}, a, b);
+    if constexpr (Outputs == 1) {
+      if constexpr (rank == 2) out[0](i, j) = r; else out[0](i, j, l) = r;
+    } else {
+      for (int f = 0; f < Outputs; ++f) {
+        if constexpr (rank == 2) out[f](i, j) = r[f]; else out[f](i, j, l) = r[f];
+      }
+    }
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j) const { cell(i, j, 0); }
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int l) const { cell(i, j, l); }
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(Flat, long idx) const {
+    int c[3] = {0, 0, 0};
+    for (int ax = 0; ax < rank; ++ax) {
+      const int axis = left ? ax : rank - 1 - ax;
+      c[axis] = static_cast<int>(idx % inner[axis]) + 1;
+      idx /= inner[axis];
+    }
+    cell(c[0], c[1], c[2]);
+  }
+};
+
+template <int Rank, bool Left>
+using MDPolicy = Kokkos::MDRangePolicy<
+    Kokkos::Rank<Rank, Left ? Kokkos::Iterate::Left : Kokkos::Iterate::Right, Left ? Kokkos::Iterate::Left : Kokkos::Iterate::Right>,
+    Kokkos::IndexType<int>>;
+
+inline std::vector<std::vector<int>> tiles(int rank) {
+  if (rank == 2) return {{}, {32, 4}, {64, 4}, {128, 2}};
+  return {{}, {32, 4, 1}, {64, 4, 1}, {128, 2, 1}};
+}
+inline std::string tile_name(const std::vector<int>& t) {
+  if (t.empty()) return "mdrange-default";
+  std::string s = "mdrange-tile-";
+  for (size_t a = 0; a < t.size(); ++a) s += (a ? "x" : "") + std::to_string(t[a]);
+  return s;
+}
+template <int Rank, bool Left>
+MDPolicy<Rank, Left> md_policy(const Kokkos::Array<int, 3>& inner, const std::vector<int>& t) {
+  if constexpr (Rank == 2) {
+    if (t.empty()) return MDPolicy<Rank, Left>({1, 1}, {inner[0] + 1, inner[1] + 1});
+    return MDPolicy<Rank, Left>({1, 1}, {inner[0] + 1, inner[1] + 1}, {Left ? t[0] : t[1], Left ? t[1] : t[0]});
+  } else {
+    if (t.empty()) return MDPolicy<Rank, Left>({1, 1, 1}, {inner[0] + 1, inner[1] + 1, inner[2] + 1});
+    return MDPolicy<Rank, Left>({1, 1, 1}, {inner[0] + 1, inner[1] + 1, inner[2] + 1},
+                                {Left ? t[0] : t[2], t[1], Left ? t[2] : t[0]});
+  }
+}
+
+// Wave (Fields = 1: buffers u, u_prev, spare) or Gray-Scott (Fields = 2:
+// u, u_next, v, v_next). `lo`/`hi`: the random initial values per buffer.
+template <class Scalar, int Rank, int Fields, class Physics, class Stencil>
+CaseResult run_case(const std::string& name, int flops, const Physics& physics, const Stencil& stencil,
+                    const std::vector<std::pair<double, double>>& init_range, const Options& o, const RunInfo& run_info) {
+  using Space = Kokkos::DefaultExecutionSpace;
+  using View = DomainView<Scalar, Rank>;
+  constexpr bool left = std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft>;
+  constexpr int buffers = Fields == 1 ? 3 : 4;
+  const int bytes_per_update = static_cast<int>(sizeof(Scalar)) * (Fields == 1 ? 3 : 4);
+  const double tol = std::is_same_v<Scalar, double> ? 1e-10 : 1e-4;
+  RunInfo info = run_info;  // this row's per-step bound: its own bytes per update
+  info.bound_gcells = run_info.bound_gcells * 2 * sizeof(Scalar) / bytes_per_update;
+  const int steps = info.steps;
+
+  std::vector<long> domain;
+  if (Rank == 2) domain = o.size2d[0] > 0 ? std::vector<long>{o.size2d[0], o.size2d[1]} : std::vector<long>{8192, 8192};
+  if (Rank == 3) domain = o.size3d[0] > 0 ? std::vector<long>{o.size3d[0], o.size3d[1], o.size3d[2]}
+                                          : std::vector<long>{2560, 288, 384};
+  long e[3];
+  CaseResult c = describe_case(name, Rank, 1, 2 * Rank + 1, flops, domain, left, o, info, e);
+  std::printf("== %s (%s, %s) domain %s, T=%d, reps=%d, %d B per cell update\n", name.c_str(), o.precision.c_str(),
+              Fields == 1 ? "two time levels" : "two coupled fields", domain_text(c.domain).c_str(), steps, o.reps,
+              bytes_per_update);
+  std::fflush(stdout);
+
+  std::vector<View> input, buf;
+  for (int k = 0; k < buffers; ++k) {
+    input.push_back(make_view<View>("state_bench::input" + std::to_string(k), e));
+    buf.push_back(make_view<View>("state_bench::buffer" + std::to_string(k), e));
+  }
+  View ref = make_view<View>("state_bench::reference", e);
+  {
+    Kokkos::Random_XorShift64_Pool<Space> pool(20261124u + static_cast<unsigned>(name.size()));
+    for (int k = 0; k < buffers; ++k) {
+      Kokkos::fill_random(input[k], pool, Scalar(init_range[k].first), Scalar(init_range[k].second));
+    }
+    // Every buffer of a field carries the same (Dirichlet) frame, as in a
+    // user's loop: the wave starts at rest (u_prev = u), the spares are copies.
+    if (Fields == 1) {
+      Kokkos::deep_copy(input[1], input[0]);
+      Kokkos::deep_copy(input[2], input[0]);
+    }
+    if (Fields == 2) {
+      Kokkos::deep_copy(input[1], input[0]);
+      Kokkos::deep_copy(input[3], input[2]);
+    }
+    Kokkos::fence();
+  }
+  const long n = static_cast<long>(c.cells);
+  auto reset = [&] {
+    for (int k = 0; k < buffers; ++k) Kokkos::deep_copy(buf[k], input[k]);
+  };
+  Kokkos::Array<int, 3> inner{1, 1, 1};
+  for (int a = 0; a < Rank; ++a) inner[a] = static_cast<int>(e[a]) - 2;
+  auto result = std::make_shared<const void*>(nullptr);
+
+  // One plain run: `launch(step)` dispatches one step; the buffers turn like
+  // a hand-written loop's.
+  using Step = PlainStep<Physics, View, Fields>;
+  auto plain_run = [&, result](const auto& launch) {
+    if constexpr (Fields == 1) {
+      View now = buf[0], prev = buf[1], next = buf[2];
+      for (int s = 0; s < steps; ++s) {
+        launch(Step{now, prev, {next}, physics, inner});
+        View old = prev;
+        prev = now;
+        now = next;
+        next = old;
+      }
+      *result = now.data();
+    } else {
+      View u = buf[0], u_next = buf[1], v = buf[2], v_next = buf[3];
+      for (int s = 0; s < steps; ++s) {
+        launch(Step{u, v, {u_next, v_next}, physics, inner});
+        std::swap(u, u_next);
+        std::swap(v, v_next);
+      }
+      *result = v.data();
+    }
+  };
+  std::vector<Variant> variants;
+  for (const auto& t : tiles(Rank)) {
+    Variant v;
+    v.name = tile_name(t);
+    v.family = "plain-kokkos";
+    v.reset = reset;
+    v.run = [&, t, plain_run] {
+      const auto policy = md_policy<Rank, left>(inner, t);
+      plain_run([&](const Step& step) { Kokkos::parallel_for("state_bench::mdrange_step", policy, step); });
+    };
+    v.output = [result] { return *result; };
+    variants.push_back(v);
+  }
+  {
+    Variant v;
+    v.name = "range-interior";
+    v.family = "plain-kokkos";
+    v.reset = reset;
+    v.run = [&, plain_run] {
+      const auto range = Kokkos::RangePolicy<Space, Flat, Kokkos::IndexType<long>>(0, static_cast<long>(c.interior_cells));
+      plain_run([&](const Step& step) { Kokkos::parallel_for("state_bench::range_step", range, step); });
+    };
+    v.output = [result] { return *result; };
+    variants.push_back(v);
+  }
+  const size_t plain_count = variants.size();
+  auto report = std::make_shared<EbisuKokkos::StencilReport>();
+  struct Form {
+    std::string name;
+    EbisuKokkos::Backend backend;
+    EbisuKokkos::Strategy strategy;
+  };
+  std::vector<Form> forms{{"parallel_stencil:generic", EbisuKokkos::Backend::generic, EbisuKokkos::Strategy::automatic},
+                          {"parallel_stencil:automatic", EbisuKokkos::Backend::automatic, EbisuKokkos::Strategy::automatic}};
+  using Ebisu = EbisuKokkos::Impl::EbisuBackend<Space, std::decay_t<decltype(stencil)>, View>;
+  if constexpr (EbisuKokkos::Impl::backend_takes_state<Ebisu>::value) {
+    forms.push_back({"parallel_stencil:ebisu-device", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::device_tiling});
+  }
+  for (const Form& form : forms) {
+    Variant v;
+    v.name = form.name;
+    v.family = "ebisu-kokkos";
+    v.reset = reset;
+    v.run = [&, form, report, result] {
+      EbisuKokkos::StencilPolicy<Space> policy(steps);
+      policy.set_backend(form.backend).set_strategy(form.strategy);
+      if constexpr (Fields == 1) {
+        EbisuKokkos::TimeLevels<View, 2> state(buf[0], buf[1], buf[2]);
+        *report = EbisuKokkos::parallel_stencil(name, policy, stencil, state);
+        *result = state.current().data();
+      } else {
+        EbisuKokkos::CoupledFields<View, 2> state(buf[0], buf[1], buf[2], buf[3]);
+        *report = EbisuKokkos::parallel_stencil(name, policy, stencil, state);
+        *result = state.current(1).data();
+      }
+    };
+    v.output = [result] { return *result; };
+    v.after_run = [report] {
+      return std::vector<Param>{text_param("strategy", EbisuKokkos::to_string(report->strategy)),
+                                text_param("plan", report->plan)};
+    };
+    variants.push_back(v);
+  }
+
+  int best = -1;
+  for (size_t i = 0; i < variants.size(); ++i) {
+    Variant& v = variants[i];
+    VariantResult r = result_of(v, tol);
+    try {
+      v.reset();
+      time_fenced(v.run);
+      if (v.after_run) {
+        for (const auto& p : v.after_run()) r.params.push_back(p);
+      }
+      if (i == 0) copy_flat<Scalar>(ref.data(), v.output(), n);
+      r.checked_against = variants[0].name;
+      r.max_rel_diff = i == 0 ? 0.0 : max_rel_diff<Scalar>(v.output(), ref.data(), n);
+      if (!(r.max_rel_diff <= tol)) {
+        fail(r, "differs from " + variants[0].name);
+      } else {
+        r.times_s = time_reps(o.reps, v.reset, v.run);
+        fill_stats<Scalar>(r, c, info);
+      }
+    } catch (const std::exception& ex) {
+      fail(r, ex.what());
+    }
+    print_variant_line(c, r);
+    c.variants.push_back(r);
+    if (i < plain_count && r.status == "ok" &&
+        (best < 0 || r.median_s < c.variants[static_cast<size_t>(best)].median_s)) {
+      best = static_cast<int>(c.variants.size() - 1);
+    }
+  }
+  if (best >= 0) {
+    c.best_plain = c.variants[static_cast<size_t>(best)].name;
+    const double base = c.variants[static_cast<size_t>(best)].median_s;
+    for (auto& r : c.variants) r.speedup = r.median_s > 0 ? base / r.median_s : 0;
+  }
+  return c;
+}
+
+}  // namespace state_bench
+
+template <class Scalar>
+void run_state_cases(const Options& o, const RunInfo& info, std::vector<CaseResult>& results) {
+  using namespace state_bench;
+  auto wanted = [&](const char* name) {
+    return std::find(o.state_cases.begin(), o.state_cases.end(), name) != o.state_cases.end();
+  };
+  // Random levels: the leapfrog at (c dt / h)^2 = 0.2 (2-D) / 0.15 (3-D) stays
+  // bounded (it conserves a discrete energy); Gray-Scott from u near 1, v small.
+  if (wanted("wave2d")) {
+    const WavePhysics<2> p{0.2};
+    results.push_back(run_case<Scalar, 2, 1>("wave2d", 10, p, EbisuKokkos::make_stencil<2, 1>(WaveStencil<2>{p}),
+                                             {{0.5, 1.5}, {0.5, 1.5}, {0.5, 1.5}}, o, info));
+  }
+  if (wanted("wave3d")) {
+    const WavePhysics<3> p{0.15};
+    results.push_back(run_case<Scalar, 3, 1>("wave3d", 12, p, EbisuKokkos::make_stencil<3, 1>(WaveStencil<3>{p}),
+                                             {{0.5, 1.5}, {0.5, 1.5}, {0.5, 1.5}}, o, info));
+  }
+  if (wanted("gray-scott2d")) {
+    const GrayScottPhysics p{0.16, 0.08, 0.035, 0.065, 1.0};
+    results.push_back(run_case<Scalar, 2, 2>("gray-scott2d", 26, p, EbisuKokkos::make_stencil<2, 1>(GrayScottStencil{p}),
+                                             {{0.7, 1.0}, {0.7, 1.0}, {0.0, 0.3}, {0.0, 0.3}}, o, info));
+  }
+}
+
+template void run_state_cases<double>(const Options&, const RunInfo&, std::vector<CaseResult>&);
+
+// Double only, as the field cases (state_cases.hpp).
+template <>
+void run_state_cases<float>(const Options& o, const RunInfo&, std::vector<CaseResult>&) {
+  if (!o.state_cases.empty()) std::printf("state cases: double precision only (--precision float skips them)\n");
+}
+
+}  // namespace ebisu_bench

@@ -1,0 +1,457 @@
+// Several state fields and time levels (issue 13, item 1; state.hpp) against
+// the independent long-double reference (reference_run_state): the leapfrog
+// wave (one field, two levels: a ring of three buffers) in 1-D to 3-D,
+// Gray-Scott (two coupled fields), and two fields of two levels each at
+// radius 2 with a read-only neighbourhood field and a centre-only field,
+// every argument read at an asymmetric offset so that a mis-ordered level or
+// field shows; every level of the state after the call is checked, for
+// T = 0, 1, 2, odd and long runs (replayed step loops on GPUs), tiny and odd
+// extents, both layouts, float and double, fixed / periodic / mirror sides.
+// A physics check: the leapfrog's discrete energy is conserved over 2000
+// steps. And the bad input: aliased or mis-shaped buffers, a field aliasing
+// a buffer, Backend::ebisu, negative steps, all rejected with the data untouched.
+#include "support/field_cases.hpp"
+
+#include <ebisu_kokkos/ebisu_kokkos.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ebisu_test {
+namespace state_tests {
+
+using EbisuKokkos::Backend;
+using EbisuKokkos::Neighbors;
+using field_tests::AxisOffset;
+using field_tests::describe_edges;
+using field_tests::to_boundary;
+
+// ---- Stencils under test (float and double).
+
+// u^{n+1} = 2 u^n - u^{n-1} + r2 sum_a (u(x + e_a) + u(x - e_a) - 2 u(x)), r2 = (c dt / h)^2.
+template <int Rank>
+struct Leapfrog {
+  double r2;
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S operator()(const Neighbors<S, Rank, 1>& u, const Neighbors<S, Rank, 1>& u_prev) const {
+    S lap = 0;
+    for (int a = 0; a < Rank; ++a) {
+      for (int s = -1; s <= 1; s += 2) {
+        const AxisOffset o(a, s);
+        lap += u(o.d[0], o.d[1], o.d[2]) - u(0, 0, 0);
+      }
+    }
+    return S(2) * u(0, 0, 0) - u_prev(0, 0, 0) + S(r2) * lap;
+  }
+};
+
+// Gray-Scott reaction-diffusion, one explicit Euler step of both fields.
+template <int Rank>
+struct GrayScott {
+  double du, dv, feed, kill, dt;
+  template <class S>
+  KOKKOS_INLINE_FUNCTION Kokkos::Array<S, 2> operator()(const Neighbors<S, Rank, 1>& u,
+                                                        const Neighbors<S, Rank, 1>& v) const {
+    S lu = 0, lv = 0;
+    for (int a = 0; a < Rank; ++a) {
+      for (int s = -1; s <= 1; s += 2) {
+        const AxisOffset o(a, s);
+        lu += u(o.d[0], o.d[1], o.d[2]) - u(0, 0, 0);
+        lv += v(o.d[0], o.d[1], o.d[2]) - v(0, 0, 0);
+      }
+    }
+    const S uvv = u(0, 0, 0) * v(0, 0, 0) * v(0, 0, 0);
+    return {u(0, 0, 0) + S(dt) * (S(du) * lu - uvv + S(feed) * (S(1) - u(0, 0, 0))),
+            v(0, 0, 0) + S(dt) * (S(dv) * lv + uvv - S(feed + kill) * v(0, 0, 0))};
+  }
+};
+
+// Two fields of two levels at radius 2 with a neighbourhood field g and a
+// centre-only field h; each argument is read somewhere only it is read.
+template <int Rank>
+struct Mixed {
+  template <class S>
+  KOKKOS_INLINE_FUNCTION Kokkos::Array<S, 2> operator()(const Neighbors<S, Rank, 2>& u, const Neighbors<S, Rank, 2>& u1,
+                                                        const Neighbors<S, Rank, 2>& v, const Neighbors<S, Rank, 2>& v1,
+                                                        const Neighbors<S, Rank, 2>& g, S h) const {
+    const AxisOffset a(0, 2), b(Rank - 1, -1), c(Rank - 1, 1), d(0, -1);
+    const S nu = S(0.375) * u(0, 0, 0) + S(0.25) * u1(a.d[0], a.d[1], a.d[2]) +
+                 S(0.125) * v(b.d[0], b.d[1], b.d[2]) * g(c.d[0], c.d[1], c.d[2]) + S(0.0625) * h;
+    const S nv = S(0.5) * v1(0, 0, 0) + S(0.25) * u(c.d[0], c.d[1], c.d[2]) + S(0.125) * g(0, 0, 0) * v(d.d[0], d.d[1], d.d[2]);
+    return {nu, nv};
+  }
+};
+
+// ---- The same updates in long double for the reference.
+
+inline StateUpdate leapfrog_update(int rank, long double r2) {
+  return [rank, r2](const std::vector<Reader>& st, const std::vector<Reader>&) {
+    const Reader &u = st.at(0), &u_prev = st.at(1);
+    long double lap = 0;
+    for (int a = 0; a < rank; ++a)
+      for (int s : {-1, 1}) {
+        const auto o = field_tests::axis_offset(a, s);
+        lap += u(o[0], o[1], o[2]) - u(0, 0, 0);
+      }
+    return std::vector<long double>{2 * u(0, 0, 0) - u_prev(0, 0, 0) + r2 * lap};
+  };
+}
+
+inline StateUpdate gray_scott_update(int rank, const GrayScott<3>& p) {
+  return [rank, p](const std::vector<Reader>& st, const std::vector<Reader>&) {
+    const Reader &u = st.at(0), &v = st.at(1);
+    long double lu = 0, lv = 0;
+    for (int a = 0; a < rank; ++a)
+      for (int s : {-1, 1}) {
+        const auto o = field_tests::axis_offset(a, s);
+        lu += u(o[0], o[1], o[2]) - u(0, 0, 0);
+        lv += v(o[0], o[1], o[2]) - v(0, 0, 0);
+      }
+    const long double uvv = u(0, 0, 0) * v(0, 0, 0) * v(0, 0, 0);
+    return std::vector<long double>{u(0, 0, 0) + p.dt * (p.du * lu - uvv + p.feed * (1 - u(0, 0, 0))),
+                                    v(0, 0, 0) + p.dt * (p.dv * lv + uvv - (p.feed + p.kill) * v(0, 0, 0))};
+  };
+}
+
+inline StateUpdate mixed_update(int rank) {
+  return [rank](const std::vector<Reader>& st, const std::vector<Reader>& f) {
+    const Reader &u = st.at(0), &u1 = st.at(1), &v = st.at(2), &v1 = st.at(3), &g = f.at(0), &h = f.at(1);
+    const auto a = field_tests::axis_offset(0, 2), b = field_tests::axis_offset(rank - 1, -1),
+               c = field_tests::axis_offset(rank - 1, 1), d = field_tests::axis_offset(0, -1);
+    return std::vector<long double>{
+        0.375L * u(0, 0, 0) + 0.25L * u1(a[0], a[1], a[2]) + 0.125L * v(b[0], b[1], b[2]) * g(c[0], c[1], c[2]) +
+            0.0625L * h(0, 0, 0),
+        0.5L * v1(0, 0, 0) + 0.25L * u(c[0], c[1], c[2]) + 0.125L * g(0, 0, 0) * v(d[0], d[1], d[2])};
+  };
+}
+
+constexpr GrayScott<3> kGrayScottParameters{0.16, 0.08, 0.035, 0.065, 0.5};
+
+// ---- The runner.
+
+template <class V, int F, int L, std::size_t... K>
+EbisuKokkos::State<V, F, L> make_state(const std::vector<V>& buffers, std::index_sequence<K...>) {
+  return EbisuKokkos::State<V, F, L>(buffers[K]...);
+}
+
+// Buffers field by field: its levels newest first, then a poisoned spare.
+template <class V, int F, int L>
+std::vector<V> make_buffers(const std::vector<std::vector<Field>>& init, const Extents& n) {
+  std::vector<V> buffers;
+  for (int f = 0; f < F; ++f) {
+    for (int l = 0; l < L; ++l) {
+      buffers.push_back(make_view<V>("f" + std::to_string(f) + "l" + std::to_string(l), n));
+      upload(buffers.back(), init[f][l]);
+    }
+    buffers.push_back(make_view<V>("spare" + std::to_string(f), n));
+    poison(buffers.back());
+  }
+  return buffers;
+}
+
+inline std::vector<std::vector<Field>> random_levels(int num_fields, int num_levels, const Extents& n, unsigned seed) {
+  std::vector<std::vector<Field>> levels(num_fields);
+  for (int f = 0; f < num_fields; ++f)
+    for (int l = 0; l < num_levels; ++l) levels[f].push_back(random_field(n, seed + 31u * f + 7u * l));
+  return levels;
+}
+
+struct StateCase {
+  Extents n;
+  int steps;
+  Edges edges = edges_all(Edge::fixed);
+  Backend backend = Backend::automatic;
+};
+
+// Runs `stencil` on a State<V, F, L> (with g and centre_only(h) as fields when
+// WithFields) and checks every level against the reference.
+template <class Space, class Scalar, class Layout, int F, int L, bool WithFields = false, class Stencil>
+void run_state_case(const std::string& name, const Stencil& stencil, const StateUpdate& update, const StateCase& c) {
+  constexpr int rank = Stencil::rank;
+  using V = TestView<Scalar, rank, Layout, Space>;
+  SCOPED_TRACE(name + " " + describe({c.n, c.steps}, rank) + " sides " + describe_edges(c.edges) + " backend " +
+               EbisuKokkos::to_string(c.backend) + (std::is_same_v<Scalar, float> ? " float" : " double") +
+               (std::is_same_v<Layout, Kokkos::LayoutLeft> ? " LayoutLeft" : " LayoutRight"));
+  const auto init = random_levels(F, L, c.n, 401u + c.steps);
+  std::vector<Field> field_init;
+  if (WithFields) field_init = {random_field(c.n, 91u), random_field(c.n, 92u)};
+  const auto ref = reference_run_state(init, field_init, rank, Stencil::radius, update, c.steps, c.edges);
+  using Ebisu = EbisuKokkos::Impl::EbisuBackend<Space, Stencil, V>;
+  constexpr bool kernels_take_state = EbisuKokkos::Impl::backend_takes_state<Ebisu>::value;
+  const auto run_with = [&](Backend backend) {
+    SCOPED_TRACE(std::string("run with backend ") + EbisuKokkos::to_string(backend));
+    const std::vector<V> buffers = make_buffers<V, F, L>(init, c.n);
+    auto state = make_state<V, F, L>(buffers, std::make_index_sequence<static_cast<std::size_t>(F * (L + 1))>{});
+    EbisuKokkos::StencilPolicy<Space> policy(c.steps);
+    policy.set_backend(backend).set_print_plan(std::getenv("EBISU_TEST_PRINT_PLAN") != nullptr);
+    for (int a = 0; a < rank; ++a) {
+      policy.set_boundary(a, EbisuKokkos::Side::low, to_boundary(c.edges[a][0]))
+          .set_boundary(a, EbisuKokkos::Side::high, to_boundary(c.edges[a][1]));
+    }
+    EbisuKokkos::StencilReport report;
+    if constexpr (WithFields) {
+      const V g = make_view<V>("g", c.n), h = make_view<V>("h", c.n);
+      upload(g, field_init[0]);
+      upload(h, field_init[1]);
+      const typename V::const_type const_g = g;
+      report = EbisuKokkos::parallel_stencil(name, policy, stencil, state,
+                                             EbisuKokkos::fields(const_g, EbisuKokkos::centre_only(h)));
+      EXPECT_EQ(relative_error(download(g), field_init[0]), 0.0);
+      EXPECT_EQ(relative_error(download(h), field_init[1]), 0.0);
+    } else {
+      report = EbisuKokkos::parallel_stencil(name, policy, stencil, state);
+    }
+    for (int f = 0; f < F; ++f) {
+      for (int l = 0; l < L; ++l) {
+        const Field got = download(state.level(f, l));
+        if (c.steps == 0) {
+          EXPECT_EQ(relative_error(got, init[f][l]), 0.0) << "field " << f << " level " << l << ": " << report.plan;
+        } else {
+          EXPECT_LE(relative_error(got, ref[f][l]), tolerance<Scalar>() * (1 + c.steps / 32))
+              << "field " << f << " level " << l << ": " << report.plan;
+        }
+      }
+    }
+    if (!kernels_take_state || backend == Backend::generic) {
+      EXPECT_EQ(report.backend, Backend::generic) << report.plan;
+      if (backend == Backend::automatic && c.steps > 0) {
+        EXPECT_NE(report.plan.find("several state fields / time levels"), std::string::npos) << report.plan;
+      }
+    } else if (backend == Backend::ebisu && c.steps > 0) {
+      EXPECT_EQ(report.strategy, EbisuKokkos::Strategy::device_tiling) << report.plan;
+    }
+    return policy;
+  };
+  const auto policy = run_with(c.backend);
+  // Where the EBISU kernels run several fields or levels, every automatic
+  // case runs again with them forced (unless its sides are ones they refuse).
+  if (kernels_take_state && c.backend == Backend::automatic &&
+      EbisuKokkos::Impl::boundary_refusal<Ebisu>(policy, stencil).empty()) {
+    run_with(Backend::ebisu);
+  }
+}
+
+template <class Space, class Scalar, class Layout, int Rank>
+void leapfrog_cases(const std::vector<StateCase>& cases) {
+  const double r2 = 0.2 / Rank;
+  const auto stencil = EbisuKokkos::make_stencil<Rank, 1>(Leapfrog<Rank>{r2});
+  for (const auto& c : cases) {
+    run_state_case<Space, Scalar, Layout, 1, 2>("leapfrog", stencil, leapfrog_update(Rank, r2), c);
+  }
+}
+
+}  // namespace state_tests
+}  // namespace ebisu_test
+
+using namespace ebisu_test;
+using namespace ebisu_test::state_tests;
+
+TEST(TEST_CATEGORY, state_leapfrog_wave) {
+  using LR = Kokkos::LayoutRight;
+  using LL = Kokkos::LayoutLeft;
+  leapfrog_cases<TEST_EXECSPACE, double, LR, 1>({{{3, 1, 1}, 4}, {{41, 1, 1}, 0}, {{41, 1, 1}, 1}, {{41, 1, 1}, 33}});
+  leapfrog_cases<TEST_EXECSPACE, double, LR, 2>(
+      {{{3, 3, 1}, 3}, {{17, 13, 1}, 0}, {{17, 13, 1}, 1}, {{17, 13, 1}, 2}, {{17, 13, 1}, 3}, {{31, 9, 1}, 7},
+       {{17, 13, 1}, 5, edges_all(Edge::fixed), Backend::generic}});
+  leapfrog_cases<TEST_EXECSPACE, double, LL, 2>({{{17, 13, 1}, 7}, {{5, 40, 1}, 4}});
+  leapfrog_cases<TEST_EXECSPACE, float, LR, 2>({{{17, 13, 1}, 9}});
+  leapfrog_cases<TEST_EXECSPACE, double, LR, 3>({{{3, 3, 3}, 2}, {{9, 7, 11}, 5}});
+  leapfrog_cases<TEST_EXECSPACE, double, LL, 3>({{{9, 7, 11}, 6}});
+}
+
+TEST(TEST_CATEGORY, state_leapfrog_boundaries) {
+  using LR = Kokkos::LayoutRight;
+  const Edges mixed = {{{Edge::periodic, Edge::periodic}, {Edge::mirror, Edge::fixed}, {Edge::fixed, Edge::fixed}}};
+  leapfrog_cases<TEST_EXECSPACE, double, LR, 2>({{{17, 13, 1}, 9, edges_all(Edge::periodic)},
+                                                 {{17, 13, 1}, 9, edges_all(Edge::mirror)},
+                                                 {{17, 13, 1}, 8, mixed},
+                                                 {{3, 3, 1}, 5, edges_all(Edge::periodic)}});
+  leapfrog_cases<TEST_EXECSPACE, double, Kokkos::LayoutLeft, 3>({{{6, 7, 5}, 4, edges_all(Edge::periodic)}});
+  leapfrog_cases<TEST_EXECSPACE, double, LR, 1>({{{12, 1, 1}, 7, edges_all(Edge::mirror)}});
+}
+
+TEST(TEST_CATEGORY, state_gray_scott) {
+  const auto p = kGrayScottParameters;
+  const auto gs2 = EbisuKokkos::make_stencil<2, 1>(GrayScott<2>{p.du, p.dv, p.feed, p.kill, p.dt});
+  const auto gs3 = EbisuKokkos::make_stencil<3, 1>(GrayScott<3>{p.du, p.dv, p.feed, p.kill, p.dt});
+  for (const StateCase& c : {StateCase{{23, 18, 1}, 40, edges_all(Edge::periodic)}, StateCase{{23, 18, 1}, 0},
+                             StateCase{{23, 18, 1}, 3}, StateCase{{3, 3, 1}, 1}}) {
+    run_state_case<TEST_EXECSPACE, double, Kokkos::LayoutRight, 2, 1>("gray-scott", gs2, gray_scott_update(2, p), c);
+  }
+  run_state_case<TEST_EXECSPACE, float, Kokkos::LayoutLeft, 2, 1>("gray-scott", gs2, gray_scott_update(2, p),
+                                                                   {{16, 21, 1}, 11, edges_all(Edge::mirror)});
+  run_state_case<TEST_EXECSPACE, double, Kokkos::LayoutRight, 2, 1>("gray-scott", gs3, gray_scott_update(3, p),
+                                                                    {{9, 10, 11}, 5});
+}
+
+TEST(TEST_CATEGORY, state_two_fields_two_levels_with_fields) {
+  const auto m2 = EbisuKokkos::make_stencil<2, 2>(Mixed<2>{});
+  const auto m3 = EbisuKokkos::make_stencil<3, 2>(Mixed<3>{});
+  for (const StateCase& c : {StateCase{{13, 11, 1}, 0}, StateCase{{13, 11, 1}, 1}, StateCase{{13, 11, 1}, 2},
+                             StateCase{{13, 11, 1}, 5}, StateCase{{5, 5, 1}, 3},
+                             StateCase{{13, 11, 1}, 4, edges_all(Edge::periodic), Backend::generic},
+                             StateCase{{13, 11, 1}, 4, edges_all(Edge::mirror)}}) {
+    run_state_case<TEST_EXECSPACE, double, Kokkos::LayoutLeft, 2, 2, true>("mixed", m2, mixed_update(2), c);
+  }
+  run_state_case<TEST_EXECSPACE, double, Kokkos::LayoutRight, 2, 2, true>("mixed", m3, mixed_update(3), {{9, 8, 10}, 5});
+  run_state_case<TEST_EXECSPACE, float, Kokkos::LayoutRight, 2, 2, true>("mixed", m3, mixed_update(3), {{9, 8, 10}, 3});
+}
+
+// Long enough for the GPU's replayed step loop (>= 128 steps: a whole number
+// of ring turns per replay, 3 buffers for two levels, 2 for one).
+TEST(TEST_CATEGORY, state_long_runs) {
+  leapfrog_cases<TEST_EXECSPACE, double, Kokkos::LayoutRight, 2>({{{20, 17, 1}, 200}, {{20, 17, 1}, 131}});
+  const auto p = kGrayScottParameters;
+  const auto gs2 = EbisuKokkos::make_stencil<2, 1>(GrayScott<2>{p.du, p.dv, p.feed, p.kill, p.dt});
+  run_state_case<TEST_EXECSPACE, double, Kokkos::LayoutRight, 2, 1>("gray-scott", gs2, gray_scott_update(2, p),
+                                                                    {{16, 16, 1}, 201, edges_all(Edge::periodic)});
+  const auto m2 = EbisuKokkos::make_stencil<2, 2>(Mixed<2>{});
+  run_state_case<TEST_EXECSPACE, double, Kokkos::LayoutLeft, 2, 2, true>("mixed", m2, mixed_update(2), {{11, 12, 1}, 150});
+}
+
+// The physics: for u^{n+1} - 2u^n + u^{n-1} = r2 L u^n on a periodic grid,
+// E = |u^{n+1} - u^n|^2 + r2 sum_a <D_a u^{n+1}, D_a u^n> is the same at every
+// step (D_a the forward difference). A swapped or stale time level breaks it.
+TEST(TEST_CATEGORY, state_leapfrog_energy_is_conserved) {
+  using V = TestView<double, 2, Kokkos::LayoutRight, TEST_EXECSPACE>;
+  const int nx = 64, ny = 48, steps = 2000;
+  const double r2 = 0.2;
+  Field bump;
+  bump.n = {nx, ny, 1};
+  bump.v.resize(nx * ny);
+  for (int i = 0; i < nx; ++i)
+    for (int j = 0; j < ny; ++j) {
+      const double x = (i - 20.0) / 5.0, y = (j - 30.0) / 4.0;
+      bump.at(i, j, 0) = std::exp(-(x * x + y * y));
+    }
+  const auto energy = [&](const Field& a, const Field& b) {  // a = u^{n+1}, b = u^n
+    long double e = 0;
+    for (int i = 0; i < nx; ++i)
+      for (int j = 0; j < ny; ++j) {
+        const long double dt_u = a.at(i, j, 0) - b.at(i, j, 0);
+        const long double ax = a.at((i + 1) % nx, j, 0) - a.at(i, j, 0), bx = b.at((i + 1) % nx, j, 0) - b.at(i, j, 0);
+        const long double ay = a.at(i, (j + 1) % ny, 0) - a.at(i, j, 0), by = b.at(i, (j + 1) % ny, 0) - b.at(i, j, 0);
+        e += dt_u * dt_u + r2 * (ax * bx + ay * by);
+      }
+    return e;
+  };
+  V u = make_view<V>("u", bump.n), u_prev = make_view<V>("u_prev", bump.n), spare = make_view<V>("spare", bump.n);
+  upload(u, bump);
+  upload(u_prev, bump);  // at rest
+  EbisuKokkos::TimeLevels<V, 2> wave(u, u_prev, spare);
+  EbisuKokkos::StencilPolicy<TEST_EXECSPACE> policy(1);
+  policy.set_boundary(0, EbisuKokkos::Boundary::periodic).set_boundary(1, EbisuKokkos::Boundary::periodic);
+  const auto leapfrog = EbisuKokkos::make_stencil<2, 1>(Leapfrog<2>{r2});
+  EbisuKokkos::parallel_stencil("wave", policy, leapfrog, wave);
+  const long double e0 = energy(download(wave.current()), download(wave.level(0, 1)));
+  EbisuKokkos::StencilPolicy<TEST_EXECSPACE> run(steps);
+  run.set_boundary(0, EbisuKokkos::Boundary::periodic).set_boundary(1, EbisuKokkos::Boundary::periodic);
+  EbisuKokkos::parallel_stencil("wave", run, leapfrog, wave);
+  const Field now = download(wave.current());
+  const long double e1 = energy(now, download(wave.level(0, 1)));
+  EXPECT_GT(e0, 0.1L);
+  EXPECT_LE(std::fabs(static_cast<double>((e1 - e0) / e0)), 1e-10) << "E0 " << static_cast<double>(e0) << " E1 "
+                                                                    << static_cast<double>(e1);
+  long double moved = 0;  // the pulse has travelled: the test is not of a field at rest
+  for (size_t k = 0; k < now.v.size(); ++k) moved = std::max(moved, std::fabs(now.v[k] - bump.v[k]));
+  EXPECT_GT(static_cast<double>(moved), 0.3);
+}
+
+// One field of one level is a DoubleBuffer: it goes where one goes (the EBISU
+// kernels where they run).
+TEST(TEST_CATEGORY, state_single_field_is_a_double_buffer) {
+  using V = TestView<double, 2, Kokkos::LayoutRight, TEST_EXECSPACE>;
+  const Extents n{37, 29, 1};
+  const Field init = random_field(n, 5u);
+  const auto offsets = preset_offsets("j2d5pt");
+  const auto weights = documented_weights(static_cast<int>(offsets.size()));
+  const Field ref = reference_run(init, 2, 1, linear_update(offsets, weights), 11);
+  V u = make_view<V>("u", n), x = make_view<V>("x", n);
+  upload(u, init);
+  EbisuKokkos::State<V> state(u, x);
+  EbisuKokkos::StencilPolicy<TEST_EXECSPACE> policy(11);
+  const auto report = EbisuKokkos::parallel_stencil("j2d5pt", policy, EbisuKokkos::presets::j2d5pt(), state);
+  EXPECT_LE(relative_error(download(state.current()), ref), 1e-12) << report.plan;
+  using Ebisu = EbisuKokkos::Impl::EbisuBackend<TEST_EXECSPACE, decltype(EbisuKokkos::presets::j2d5pt()), V>;
+  if (!Ebisu::available) EXPECT_EQ(report.backend, Backend::generic);
+}
+
+TEST(TEST_CATEGORY, state_bad_input) {
+  using V = TestView<double, 2, Kokkos::LayoutRight, TEST_EXECSPACE>;
+  const Extents n{12, 10, 1};
+  const Field a0 = random_field(n, 1u), a1 = random_field(n, 2u), a2 = random_field(n, 3u);
+  V u = make_view<V>("u", n), u_prev = make_view<V>("u_prev", n), spare = make_view<V>("spare", n);
+  V wrong = make_view<V>("wrong", {12, 11, 1});
+  upload(u, a0);
+  upload(u_prev, a1);
+  upload(spare, a2);
+  const auto untouched = [&] {
+    EXPECT_EQ(relative_error(download(u), a0), 0.0);
+    EXPECT_EQ(relative_error(download(u_prev), a1), 0.0);
+    EXPECT_EQ(relative_error(download(spare), a2), 0.0);
+  };
+  const auto leapfrog = EbisuKokkos::make_stencil<2, 1>(Leapfrog<2>{0.1});
+  const auto expect_rejected = [&](EbisuKokkos::TimeLevels<V, 2> state, int steps, Backend backend, const char* what) {
+    EbisuKokkos::StencilPolicy<TEST_EXECSPACE> policy(steps);
+    policy.set_backend(backend);
+    try {
+      EbisuKokkos::parallel_stencil("bad", policy, leapfrog, state);
+      ADD_FAILURE() << "no exception; expected one naming: " << what;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+    untouched();
+  };
+  expect_rejected(EbisuKokkos::TimeLevels<V, 2>(u, u, spare), 3, Backend::automatic,
+                  "state buffer (field 0, level 1) aliases state buffer (field 0, level 0)");
+  expect_rejected(EbisuKokkos::TimeLevels<V, 2>(u, u_prev, u), 3, Backend::automatic,
+                  "state buffer (field 0, spare) aliases state buffer (field 0, level 0)");
+  expect_rejected(EbisuKokkos::TimeLevels<V, 2>(u, u_prev, wrong), 3, Backend::automatic,
+                  "state buffer (field 0, spare) has extents (12, 11)");
+  expect_rejected(EbisuKokkos::TimeLevels<V, 2>(u, EbisuKokkos::Impl::unallocated_view<V>(), spare), 3,
+                  Backend::automatic, "state buffer (field 0, level 1) is not allocated");
+  expect_rejected(EbisuKokkos::TimeLevels<V, 2>(u, u_prev, spare), -1, Backend::automatic, "steps must be >= 0");
+  using Ebisu = EbisuKokkos::Impl::EbisuBackend<TEST_EXECSPACE, decltype(leapfrog), V>;
+  if constexpr (!EbisuKokkos::Impl::backend_takes_state<Ebisu>::value) {
+    expect_rejected(EbisuKokkos::TimeLevels<V, 2>(u, u_prev, spare), 3, Backend::ebisu,
+                    "several state fields or time levels");
+  } else {
+    // The EBISU kernels take the state, but not a mirror side for a functor not declared mirror symmetric.
+    EbisuKokkos::StencilPolicy<TEST_EXECSPACE> policy(3);
+    policy.set_backend(Backend::ebisu).set_boundary(0, EbisuKokkos::Boundary::mirror);
+    EbisuKokkos::TimeLevels<V, 2> state(u, u_prev, spare);
+    try {
+      EbisuKokkos::parallel_stencil("bad", policy, leapfrog, state);
+      ADD_FAILURE() << "no exception; expected one naming the mirror side";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("periodic or mirror sides it cannot run"), std::string::npos) << e.what();
+    }
+    untouched();
+  }
+  // A read-only field that is one of the state's buffers.
+  const auto m2 = EbisuKokkos::make_stencil<2, 2>(Mixed<2>{});
+  V v = make_view<V>("v", n), v_prev = make_view<V>("v_prev", n), v_spare = make_view<V>("v_spare", n);
+  V h = make_view<V>("h", n);
+  EbisuKokkos::State<V, 2, 2> coupled(u, u_prev, spare, v, v_prev, v_spare);
+  EbisuKokkos::StencilPolicy<TEST_EXECSPACE> policy(2);
+  try {
+    EbisuKokkos::parallel_stencil("bad", policy, m2, coupled, EbisuKokkos::fields(v_prev, EbisuKokkos::centre_only(h)));
+    ADD_FAILURE() << "no exception for a field aliasing a state buffer";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("field 0 (\"v_prev\") aliases state buffer (field 1, level 1)"),
+              std::string::npos)
+        << e.what();
+  }
+  untouched();
+  // Radius 2 needs at least 5 cells along every index.
+  V small = make_view<V>("small", {4, 10, 1}), s1 = make_view<V>("s1", {4, 10, 1}), s2 = make_view<V>("s2", {4, 10, 1});
+  V s3 = make_view<V>("s3", {4, 10, 1}), s4 = make_view<V>("s4", {4, 10, 1}), s5 = make_view<V>("s5", {4, 10, 1});
+  V sg = make_view<V>("sg", {4, 10, 1}), sh = make_view<V>("sh", {4, 10, 1});
+  EbisuKokkos::State<V, 2, 2> tiny(small, s1, s2, s3, s4, s5);
+  EXPECT_THROW(EbisuKokkos::parallel_stencil("bad", policy, m2, tiny, EbisuKokkos::fields(sg, EbisuKokkos::centre_only(sh))),
+               std::invalid_argument);
+}
