@@ -94,6 +94,57 @@ inline void fail(VariantResult& r, const std::string& why) {
   r.note = r.note.empty() ? why : r.note + "; " + why;
 }
 
+// Runs `variants` in order: the first one's output becomes the reference
+// (`ref`, n cells), every other is checked against it and timed only where it
+// agrees within tol; the fastest of the first plain_count sets every row's
+// speedup. (The field and state cases; the preset cases also check against a
+// host oracle and run graph variants.)
+template <class Scalar>
+void run_checked_variants(std::vector<Variant>& variants, size_t plain_count, Scalar* ref, long n, double tol,
+                          int reps, const RunInfo& info, CaseResult& c) {
+  int best = -1;
+  for (size_t i = 0; i < variants.size(); ++i) {
+    Variant& v = variants[i];
+    VariantResult r = result_of(v, tol);
+    if (!v.skip_reason.empty()) {
+      r.status = "skipped";
+      r.note = v.skip_reason;
+      print_variant_line(c, r);
+      c.variants.push_back(r);
+      continue;
+    }
+    try {
+      v.reset();
+      time_fenced(v.run);
+      if (v.after_run) {
+        for (const auto& p : v.after_run()) r.params.push_back(p);
+      }
+      if (i == 0) copy_flat<Scalar>(ref, v.output(), n);
+      r.checked_against = variants[0].name;
+      r.max_rel_diff = i == 0 ? 0.0 : max_rel_diff<Scalar>(v.output(), ref, n);
+      if (!(r.max_rel_diff <= tol)) {
+        fail(r, "differs from " + variants[0].name);
+      } else {
+        r.times_s = time_reps(reps, v.reset, v.run);
+        fill_stats<Scalar>(r, c, info);
+      }
+    } catch (const std::exception& ex) {
+      fail(r, ex.what());
+    }
+    print_variant_line(c, r);
+    c.variants.push_back(r);
+    if (i < plain_count && r.status == "ok" &&
+        (best < 0 || r.median_s < c.variants[static_cast<size_t>(best)].median_s)) {
+      best = static_cast<int>(c.variants.size() - 1);
+    }
+  }
+  if (best >= 0) {
+    c.best_plain = c.variants[static_cast<size_t>(best)].name;
+    const double base = c.variants[static_cast<size_t>(best)].median_s;
+    for (auto& r : c.variants) r.speedup = r.median_s > 0 ? base / r.median_s : 0;
+  }
+}
+
 /// A case's description (name, sizes in View index order into e, cell counts);
 /// `domain` is the logical (z,) (y,) x domain, x contiguous.
 inline CaseResult describe_case(const std::string& name, int rank, int radius, int points, int flops,

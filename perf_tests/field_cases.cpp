@@ -259,48 +259,7 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
     variants.push_back(v);
   }
 
-  // The first plain variant is the reference of every other.
-  int best = -1;
-  for (size_t i = 0; i < variants.size(); ++i) {
-    Variant& v = variants[i];
-    VariantResult r = result_of(v, tol);
-    if (!v.skip_reason.empty()) {
-      r.status = "skipped";
-      r.note = v.skip_reason;
-      print_variant_line(c, r);
-      c.variants.push_back(r);
-      continue;
-    }
-    try {
-      v.reset();
-      time_fenced(v.run);
-      if (v.after_run) {
-        for (const auto& p : v.after_run()) r.params.push_back(p);
-      }
-      if (i == 0) copy_flat<Scalar>(ref.data(), v.output(), n);
-      r.checked_against = variants[0].name;
-      r.max_rel_diff = i == 0 ? 0.0 : max_rel_diff<Scalar>(v.output(), ref.data(), n);
-      if (!(r.max_rel_diff <= tol)) {
-        fail(r, "differs from " + variants[0].name);
-      } else {
-        r.times_s = time_reps(o.reps, v.reset, v.run);
-        fill_stats<Scalar>(r, c, info);
-      }
-    } catch (const std::exception& ex) {
-      fail(r, ex.what());
-    }
-    print_variant_line(c, r);
-    c.variants.push_back(r);
-    if (i < plain_count && r.status == "ok" &&
-        (best < 0 || r.median_s < c.variants[static_cast<size_t>(best)].median_s)) {
-      best = static_cast<int>(c.variants.size() - 1);
-    }
-  }
-  if (best >= 0) {
-    c.best_plain = c.variants[static_cast<size_t>(best)].name;
-    const double base = c.variants[static_cast<size_t>(best)].median_s;
-    for (auto& r : c.variants) r.speedup = r.median_s > 0 ? base / r.median_s : 0;
-  }
+  run_checked_variants<Scalar>(variants, plain_count, ref.data(), n, tol, o.reps, info, c);
   return c;
 }
 
