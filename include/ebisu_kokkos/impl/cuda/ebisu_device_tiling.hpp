@@ -474,18 +474,19 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     }
     __syncthreads();
   };
-  // Field f's level l after `done` steps: its shared tile and global buffer.
-  auto buffer_of = [&](int f, int l, int done) { return f * RS + level_slot(l, done); };
-
+  // fn(field, level, its shared tile, its global buffer's index) for every
+  // level of every field after `done` steps.
+  auto for_each_level = [&](int done, auto&& fn) {
 #pragma unroll
-  for (int f = 0; f < NS; ++f) {
-#pragma unroll
-    for (int l = 0; l < NL; ++l) {
-      const int bi = buffer_of(f, l, 0);
-      load(0, tile_cells, whole_tile, ring.data[bi], ring.stride[bi], slot_tile(f, level_slot(l, 0)),
-           l == 0 ? slot_tile(f, 1) : nullptr);
+    for (int q = 0; q < NS * NL; ++q) {
+      const int f = q / NL, l = q % NL;
+      fn(f, l, slot_tile(f, level_slot(l, done)), f * RS + level_slot(l, done));
     }
-  }
+  };
+
+  for_each_level(0, [&](int f, int l, Scalar* tile, int bi) {
+    load(0, tile_cells, whole_tile, ring.data[bi], ring.stride[bi], tile, l == 0 ? slot_tile(f, 1) : nullptr);
+  });
   for (int k = 0; k < NRO; ++k)
     load(0, tile_cells, whole_tile, fields.data[k], fields.stride[k], field_tiles + k * tile_cells, nullptr);
   __syncthreads();
@@ -509,23 +510,9 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
       // few buffers to alternate (every level is exchanged), so a barrier
       // first waits for the reads of the previous exchange (or the first load).
       grid.sync();
-#pragma unroll
-      for (int f = 0; f < NS; ++f) {
-#pragma unroll
-        for (int l = 0; l < NL; ++l) {
-          const int bi = buffer_of(f, l, done);
-          store(slot_tile(f, level_slot(l, done)), ring.data[bi], ring.stride[bi], true);
-        }
-      }
+      for_each_level(done, [&](int, int, Scalar* tile, int bi) { store(tile, ring.data[bi], ring.stride[bi], true); });
       grid.sync();
-#pragma unroll
-      for (int f = 0; f < NS; ++f) {
-#pragma unroll
-        for (int l = 0; l < NL; ++l) {
-          const int bi = buffer_of(f, l, done);
-          load_halo(ring.data[bi], ring.stride[bi], slot_tile(f, level_slot(l, done)));
-        }
-      }
+      for_each_level(done, [&](int, int, Scalar* tile, int bi) { load_halo(ring.data[bi], ring.stride[bi], tile); });
     }
     __syncthreads();
     ++exchanges;
@@ -540,14 +527,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     // Every level into the buffer the ring gives it after the call's steps,
     // once no block reads the buffers any more.
     grid.sync();
-#pragma unroll
-    for (int f = 0; f < NS; ++f) {
-#pragma unroll
-      for (int l = 0; l < NL; ++l) {
-        const int bi = buffer_of(f, l, done);
-        store(slot_tile(f, level_slot(l, done)), ring.data[bi], ring.stride[bi], false);
-      }
-    }
+    for_each_level(done, [&](int, int, Scalar* tile, int bi) { store(tile, ring.data[bi], ring.stride[bi], false); });
   }
 }
 
