@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -94,6 +95,42 @@ inline void fail(VariantResult& r, const std::string& why) {
   r.note = r.note.empty() ? why : r.note + "; " + why;
 }
 
+// One variant: recorded as skipped if it says so; otherwise run once, its
+// output checked against `reference` (n cells; when `is_reference`, the
+// output is copied into it instead), and timed only where it agrees within
+// tol. `precondition`, when not empty, fails it before it runs.
+template <class Scalar>
+VariantResult check_and_time(Variant& v, Scalar* reference, bool is_reference, const std::string& reference_name,
+                             long n, double tol, int reps, const RunInfo& info, const CaseResult& c,
+                             const std::string& precondition = "") {
+  VariantResult r = result_of(v, tol);
+  if (!v.skip_reason.empty()) {
+    r.status = "skipped";
+    r.note = v.skip_reason;
+    return r;
+  }
+  try {
+    if (!precondition.empty()) throw std::runtime_error(precondition);
+    v.reset();
+    time_fenced(v.run);
+    if (v.after_run) {
+      for (const auto& p : v.after_run()) r.params.push_back(p);
+    }
+    if (is_reference) copy_flat<Scalar>(reference, v.output(), n);
+    r.checked_against = reference_name;
+    r.max_rel_diff = is_reference ? 0.0 : max_rel_diff<Scalar>(v.output(), reference, n);
+    if (!(r.max_rel_diff <= tol)) {
+      fail(r, "differs from " + reference_name);
+    } else {
+      r.times_s = time_reps(reps, v.reset, v.run);
+      fill_stats<Scalar>(r, c, info);
+    }
+  } catch (const std::exception& ex) {
+    fail(r, ex.what());
+  }
+  return r;
+}
+
 // Runs `variants` in order: the first one's output becomes the reference
 // (`ref`, n cells), every other is checked against it and timed only where it
 // agrees within tol; the fastest of the first plain_count sets every row's
@@ -104,33 +141,8 @@ void run_checked_variants(std::vector<Variant>& variants, size_t plain_count, Sc
                           int reps, const RunInfo& info, CaseResult& c) {
   int best = -1;
   for (size_t i = 0; i < variants.size(); ++i) {
-    Variant& v = variants[i];
-    VariantResult r = result_of(v, tol);
-    if (!v.skip_reason.empty()) {
-      r.status = "skipped";
-      r.note = v.skip_reason;
-      print_variant_line(c, r);
-      c.variants.push_back(r);
-      continue;
-    }
-    try {
-      v.reset();
-      time_fenced(v.run);
-      if (v.after_run) {
-        for (const auto& p : v.after_run()) r.params.push_back(p);
-      }
-      if (i == 0) copy_flat<Scalar>(ref, v.output(), n);
-      r.checked_against = variants[0].name;
-      r.max_rel_diff = i == 0 ? 0.0 : max_rel_diff<Scalar>(v.output(), ref, n);
-      if (!(r.max_rel_diff <= tol)) {
-        fail(r, "differs from " + variants[0].name);
-      } else {
-        r.times_s = time_reps(reps, v.reset, v.run);
-        fill_stats<Scalar>(r, c, info);
-      }
-    } catch (const std::exception& ex) {
-      fail(r, ex.what());
-    }
+    const VariantResult r =
+        check_and_time<Scalar>(variants[i], ref, i == 0, variants[0].name, n, tol, reps, info, c);
     print_variant_line(c, r);
     c.variants.push_back(r);
     if (i < plain_count && r.status == "ok" &&
@@ -306,33 +318,10 @@ CaseResult run_one_case(const std::string& name, const Stencil& stencil, const O
 
   // 3. SpMV and parallel_stencil, checked against the reference before timing.
   // against: the reference's output (the best plain variant's unless given).
-  auto check_and_time = [&](Variant& v, const Scalar* against = nullptr, const std::string& against_name = "") {
-    VariantResult r = result_of(v, tol);
-    if (!v.skip_reason.empty()) {
-      r.status = "skipped";
-      r.note = v.skip_reason;
-      print_variant_line(c, r);
-      c.variants.push_back(r);
-      return;
-    }
-    try {
-      if (best < 0) throw std::runtime_error("no correct plain-Kokkos variant to check against");
-      v.reset();
-      time_fenced(v.run);
-      if (v.after_run) {
-        for (const auto& p : v.after_run()) r.params.push_back(p);
-      }
-      r.checked_against = against ? against_name : c.best_plain;
-      r.max_rel_diff = max_rel_diff<Scalar>(v.output(), against ? against : ref.data(), n);
-      if (!(r.max_rel_diff <= tol)) {
-        fail(r, "differs from " + r.checked_against);
-      } else {
-        r.times_s = time_reps(o.reps, v.reset, v.run);
-        fill_stats<Scalar>(r, c, info);
-      }
-    } catch (const std::exception& ex) {
-      fail(r, ex.what());
-    }
+  auto check_and_time_against = [&](Variant& v, Scalar* against = nullptr, const std::string& against_name = "") {
+    const VariantResult r = check_and_time<Scalar>(
+        v, against ? against : ref.data(), false, against ? against_name : c.best_plain, n, tol, o.reps, info, c,
+        best < 0 ? "no correct plain-Kokkos variant to check against" : "");
     print_variant_line(c, r);
     c.variants.push_back(r);
   };
@@ -354,12 +343,12 @@ CaseResult run_one_case(const std::string& name, const Stencil& stencil, const O
       if constexpr (std::is_same_v<Scalar, double>) {
         double assembly_s = 0;
         Variant v = make_spmv_variant(stencil, input, steps, assembly_s);
-        check_and_time(v);
+        check_and_time_against(v);
       }  // the matrix is freed here
 #endif
     }
   }
-  for (auto& v : make_ebisu_variants(stencil, input, u, scratch, steps, o)) check_and_time(v);
+  for (auto& v : make_ebisu_variants(stencil, input, u, scratch, steps, o)) check_and_time_against(v);
 
   // 4. Periodic / mirror sides: the generic path with the rule is the reference of the others.
   for (const std::string& rule : o.boundaries) {
@@ -381,7 +370,7 @@ CaseResult run_one_case(const std::string& name, const Stencil& stencil, const O
     }
     print_variant_line(c, first);
     if (first.status != "ok") continue;
-    for (size_t i = 1; i < variants.size(); ++i) check_and_time(variants[i], ref0.data(), variants[0].name);
+    for (size_t i = 1; i < variants.size(); ++i) check_and_time_against(variants[i], ref0.data(), variants[0].name);
   }
 
   // Speedups over the best plain variant (median times).

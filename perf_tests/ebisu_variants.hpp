@@ -26,6 +26,7 @@
 #include <ebisu_kokkos/ebisu_kokkos.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -33,6 +34,18 @@
 #include <vector>
 
 namespace ebisu_bench {
+
+/// A parallel_stencil variant's after_run: what its report says of the run.
+inline std::function<std::vector<Param>()> report_params(const std::shared_ptr<EbisuKokkos::StencilReport>& report) {
+  return [report]() {
+    return std::vector<Param>{text_param("backend", EbisuKokkos::to_string(report->backend)),
+                              number_param("temporal_depth", report->temporal_depth),
+                              number_param("launches", report->launches),
+                              number_param("predicted_gcells_per_s", report->predicted_gcells_per_s),
+                              text_param("strategy", EbisuKokkos::to_string(report->strategy)),
+                              text_param("plan", report->plan)};
+  };
+}
 
 // The same linear stencil with every offset's axes reversed (d0, d1, d2) ->
 // (d_{r-1}, ..., d0), for a View of the other layout over the same memory.
@@ -91,16 +104,6 @@ std::vector<Variant> make_ebisu_variants(const Stencil& stencil, const View& inp
   auto reset = [=]() {
     Kokkos::deep_copy(u, input);
     Kokkos::deep_copy(scratch, input);
-  };
-  auto report_params = [](const std::shared_ptr<EbisuKokkos::StencilReport>& report) {
-    return [=]() {
-      return std::vector<Param>{text_param("backend", EbisuKokkos::to_string(report->backend)),
-                                number_param("temporal_depth", report->temporal_depth),
-                                number_param("launches", report->launches),
-                                number_param("predicted_gcells_per_s", report->predicted_gcells_per_s),
-                                text_param("strategy", EbisuKokkos::to_string(report->strategy)),
-                                text_param("plan", report->plan)};
-    };
   };
   const Param avail = text_param("ebisu_available", available ? "true" : "false");
 
@@ -269,13 +272,6 @@ std::vector<Variant> make_boundary_variants(const Stencil& preset, const View& i
       for (int a = 0; a < View::rank; ++a) policy.set_boundary(a, boundary);
       *report = EbisuKokkos::parallel_stencil("ebisu_bench", policy, stencil, *buffers);
     };
-    auto after = [=]() {
-      return std::vector<Param>{text_param("backend", EbisuKokkos::to_string(report->backend)),
-                                number_param("temporal_depth", report->temporal_depth),
-                                number_param("launches", report->launches),
-                                text_param("strategy", EbisuKokkos::to_string(report->strategy)),
-                                text_param("plan", report->plan)};
-    };
     variants.push_back(Variant{name + "-" + rule, "ebisu-kokkos",
                                {text_param("requested_backend", EbisuKokkos::to_string(backend)),
                                 text_param("boundary", rule), text_param("api", "DoubleBuffer"),
@@ -283,7 +279,7 @@ std::vector<Variant> make_boundary_variants(const Stencil& preset, const View& i
                                 text_param("weights", boundary == EbisuKokkos::Boundary::mirror
                                                           ? "preset shape, mirror-symmetrised weights"
                                                           : "preset")},
-                               reset, run, output, after});
+                               reset, run, output, report_params(report)});
   };
   add("parallel_stencil:generic", EbisuKokkos::Backend::generic, EbisuKokkos::Strategy::automatic);
   add("parallel_stencil:automatic", EbisuKokkos::Backend::automatic, EbisuKokkos::Strategy::automatic);

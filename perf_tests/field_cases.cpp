@@ -252,10 +252,7 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
                                               EbisuKokkos::fields(make_field_argument(field_c)));
     };
     v.output = [&] { return static_cast<const void*>(u.data()); };
-    v.after_run = [report] {
-      return std::vector<Param>{text_param("strategy", EbisuKokkos::to_string(report->strategy)),
-                                text_param("plan", report->plan)};
-    };
+    v.after_run = report_params(report);
     variants.push_back(v);
   }
 

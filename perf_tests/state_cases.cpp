@@ -290,10 +290,7 @@ CaseResult run_case(const std::string& name, int flops, const Physics& physics, 
       }
     };
     v.output = [result] { return *result; };
-    v.after_run = [report] {
-      return std::vector<Param>{text_param("strategy", EbisuKokkos::to_string(report->strategy)),
-                                text_param("plan", report->plan)};
-    };
+    v.after_run = report_params(report);
     variants.push_back(v);
   }
 
