@@ -18,7 +18,7 @@
 namespace ebisu_bench {
 
 const std::vector<std::string>& state_case_names() {
-  static const std::vector<std::string> names{"wave2d", "wave3d", "gray-scott2d"};
+  static const std::vector<std::string> names{"wave1d", "wave2d", "wave3d", "gray-scott1d", "gray-scott2d"};
   return names;
 }
 
@@ -32,18 +32,24 @@ struct WavePhysics {
   template <class S, class At, class U>
   KOKKOS_FORCEINLINE_FUNCTION S update(const At& at, const U& u, const U& u_prev) const {
     const S c = at(u, 0, 0, 0);
-    S lap = at(u, -1, 0, 0) + at(u, 1, 0, 0) + at(u, 0, -1, 0) + at(u, 0, 1, 0) - S(2 * Rank) * c;
+    S lap = at(u, -1, 0, 0) + at(u, 1, 0, 0) - S(2 * Rank) * c;
+    if constexpr (Rank >= 2) lap += at(u, 0, -1, 0) + at(u, 0, 1, 0);
     if constexpr (Rank == 3) lap += at(u, 0, 0, -1) + at(u, 0, 0, 1);
     return S(2) * c - at(u_prev, 0, 0, 0) + S(r2) * lap;
   }
 };
+template <int Rank>
 struct GrayScottPhysics {
   double du, dv, feed, kill, dt;
   template <class S, class At, class U>
   KOKKOS_FORCEINLINE_FUNCTION Kokkos::Array<S, 2> update(const At& at, const U& u, const U& v) const {
     const S uc = at(u, 0, 0, 0), vc = at(v, 0, 0, 0);
-    const S lu = at(u, -1, 0, 0) + at(u, 1, 0, 0) + at(u, 0, -1, 0) + at(u, 0, 1, 0) - S(4) * uc;
-    const S lv = at(v, -1, 0, 0) + at(v, 1, 0, 0) + at(v, 0, -1, 0) + at(v, 0, 1, 0) - S(4) * vc;
+    S lu = at(u, -1, 0, 0) + at(u, 1, 0, 0) - S(2 * Rank) * uc;
+    S lv = at(v, -1, 0, 0) + at(v, 1, 0, 0) - S(2 * Rank) * vc;
+    if constexpr (Rank == 2) {
+      lu += at(u, 0, -1, 0) + at(u, 0, 1, 0);
+      lv += at(v, 0, -1, 0) + at(v, 0, 1, 0);
+    }
     const S uvv = uc * vc * vc;
     return {uc + S(dt) * (S(du) * lu - uvv + S(feed) * (S(1) - uc)), vc + S(dt) * (S(dv) * lv + uvv - S(feed + kill) * vc)};
   }
@@ -60,7 +66,9 @@ struct ViewAt {
   int i, j, l;
   template <class V>
   KOKKOS_FORCEINLINE_FUNCTION auto operator()(const V& v, int d0, int d1, int d2) const {
-    if constexpr (Rank == 2) {
+    if constexpr (Rank == 1) {
+      return v(i + d0);
+    } else if constexpr (Rank == 2) {
       return v(i + d0, j + d1);
     } else {
       return v(i + d0, j + d1, l + d2);
@@ -78,11 +86,12 @@ struct WaveStencil {
     return p.template update<S>(NeighborsAt{}, u, u_prev);
   }
 };
+template <int Rank>
 struct GrayScottStencil {
-  GrayScottPhysics p;
+  GrayScottPhysics<Rank> p;
   template <class S>
-  KOKKOS_INLINE_FUNCTION Kokkos::Array<S, 2> operator()(const EbisuKokkos::Neighbors<S, 2, 1>& u,
-                                                        const EbisuKokkos::Neighbors<S, 2, 1>& v) const {
+  KOKKOS_INLINE_FUNCTION Kokkos::Array<S, 2> operator()(const EbisuKokkos::Neighbors<S, Rank, 1>& u,
+                                                        const EbisuKokkos::Neighbors<S, Rank, 1>& v) const {
     return p.template update<S>(NeighborsAt{}, u, v);
   }
 };
@@ -104,17 +113,29 @@ struct PlainStep {
 
   KOKKOS_FORCEINLINE_FUNCTION void cell(int i, int j, int l) const {
     const auto r = physics.template update<Scalar>(ViewAt<rank>{i, j, l}, a, b);
-    if constexpr (Outputs == 1) {
-      if constexpr (rank == 2) out[0](i, j) = r; else out[0](i, j, l) = r;
-    } else {
-      for (int f = 0; f < Outputs; ++f) {
-        if constexpr (rank == 2) out[f](i, j) = r[f]; else out[f](i, j, l) = r[f];
+    for (int f = 0; f < Outputs; ++f) {
+      Scalar value;
+      if constexpr (Outputs == 1) {
+        value = r;
+      } else {
+        value = r[f];
+      }
+      if constexpr (rank == 1) {
+        out[f](i) = value;
+      } else if constexpr (rank == 2) {
+        out[f](i, j) = value;
+      } else {
+        out[f](i, j, l) = value;
       }
     }
   }
   KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j) const { cell(i, j, 0); }
   KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int l) const { cell(i, j, l); }
   KOKKOS_FORCEINLINE_FUNCTION void operator()(Flat, long idx) const {
+    if constexpr (rank == 1) {  // (no index arithmetic: the loop a user writes)
+      cell(static_cast<int>(idx) + 1, 0, 0);
+      return;
+    }
     int c[3] = {0, 0, 0};
     for (int ax = 0; ax < rank; ++ax) {
       const int axis = left ? ax : rank - 1 - ax;
@@ -168,6 +189,7 @@ CaseResult run_case(const std::string& name, int flops, const Physics& physics, 
   const int steps = info.steps;
 
   std::vector<long> domain;
+  if (Rank == 1) domain = {o.size1d > 0 ? o.size1d : 1L << 26};
   if (Rank == 2) domain = o.size2d[0] > 0 ? std::vector<long>{o.size2d[0], o.size2d[1]} : std::vector<long>{8192, 8192};
   if (Rank == 3) domain = o.size3d[0] > 0 ? std::vector<long>{o.size3d[0], o.size3d[1], o.size3d[2]}
                                           : std::vector<long>{2560, 288, 384};
@@ -234,17 +256,19 @@ CaseResult run_case(const std::string& name, int flops, const Physics& physics, 
     }
   };
   std::vector<Variant> variants;
-  for (const auto& t : tiles(Rank)) {
-    Variant v;
-    v.name = tile_name(t);
-    v.family = "plain-kokkos";
-    v.reset = reset;
-    v.run = [&, t, plain_run] {
-      const auto policy = md_policy<Rank, left>(inner, t);
-      plain_run([&](const Step& step) { Kokkos::parallel_for("state_bench::mdrange_step", policy, step); });
-    };
-    v.output = [result] { return *result; };
-    variants.push_back(v);
+  if constexpr (Rank >= 2) {  // (1-D: the range loop only)
+    for (const auto& t : tiles(Rank)) {
+      Variant v;
+      v.name = tile_name(t);
+      v.family = "plain-kokkos";
+      v.reset = reset;
+      v.run = [&, t, plain_run] {
+        const auto policy = md_policy<Rank, left>(inner, t);
+        plain_run([&](const Step& step) { Kokkos::parallel_for("state_bench::mdrange_step", policy, step); });
+      };
+      v.output = [result] { return *result; };
+      variants.push_back(v);
+    }
   }
   {
     Variant v;
@@ -269,7 +293,9 @@ CaseResult run_case(const std::string& name, int flops, const Physics& physics, 
                           {"parallel_stencil:automatic", EbisuKokkos::Backend::automatic, EbisuKokkos::Strategy::automatic}};
   using Ebisu = EbisuKokkos::Impl::EbisuBackend<Space, std::decay_t<decltype(stencil)>, View>;
   if constexpr (EbisuKokkos::Impl::backend_takes_state<Ebisu>::value) {
-    forms.push_back({"parallel_stencil:ebisu-device", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::device_tiling});
+    // (1-D: the segment kernel, whatever the strategy)
+    forms.push_back({Rank == 1 ? "parallel_stencil:ebisu" : "parallel_stencil:ebisu-device", EbisuKokkos::Backend::ebisu,
+                     Rank == 1 ? EbisuKokkos::Strategy::automatic : EbisuKokkos::Strategy::device_tiling});
   }
   for (const Form& form : forms) {
     Variant v;
@@ -308,6 +334,11 @@ void run_state_cases(const Options& o, const RunInfo& info, std::vector<CaseResu
   };
   // Random levels: the leapfrog at (c dt / h)^2 = 0.2 (2-D) / 0.15 (3-D) stays
   // bounded (it conserves a discrete energy); Gray-Scott from u near 1, v small.
+  if (wanted("wave1d")) {
+    const WavePhysics<1> p{0.4};
+    results.push_back(run_case<Scalar, 1, 1>("wave1d", 6, p, EbisuKokkos::make_stencil<1, 1>(WaveStencil<1>{p}),
+                                             {{0.5, 1.5}, {0.5, 1.5}, {0.5, 1.5}}, o, info));
+  }
   if (wanted("wave2d")) {
     const WavePhysics<2> p{0.2};
     results.push_back(run_case<Scalar, 2, 1>("wave2d", 10, p, EbisuKokkos::make_stencil<2, 1>(WaveStencil<2>{p}),
@@ -318,9 +349,14 @@ void run_state_cases(const Options& o, const RunInfo& info, std::vector<CaseResu
     results.push_back(run_case<Scalar, 3, 1>("wave3d", 12, p, EbisuKokkos::make_stencil<3, 1>(WaveStencil<3>{p}),
                                              {{0.5, 1.5}, {0.5, 1.5}, {0.5, 1.5}}, o, info));
   }
+  if (wanted("gray-scott1d")) {
+    const GrayScottPhysics<1> p{0.16, 0.08, 0.035, 0.065, 1.0};
+    results.push_back(run_case<Scalar, 1, 2>("gray-scott1d", 18, p, EbisuKokkos::make_stencil<1, 1>(GrayScottStencil<1>{p}),
+                                             {{0.7, 1.0}, {0.7, 1.0}, {0.0, 0.3}, {0.0, 0.3}}, o, info));
+  }
   if (wanted("gray-scott2d")) {
-    const GrayScottPhysics p{0.16, 0.08, 0.035, 0.065, 1.0};
-    results.push_back(run_case<Scalar, 2, 2>("gray-scott2d", 26, p, EbisuKokkos::make_stencil<2, 1>(GrayScottStencil{p}),
+    const GrayScottPhysics<2> p{0.16, 0.08, 0.035, 0.065, 1.0};
+    results.push_back(run_case<Scalar, 2, 2>("gray-scott2d", 26, p, EbisuKokkos::make_stencil<2, 1>(GrayScottStencil<2>{p}),
                                              {{0.7, 1.0}, {0.7, 1.0}, {0.0, 0.3}, {0.0, 0.3}}, o, info));
   }
 }

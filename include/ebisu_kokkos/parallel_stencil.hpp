@@ -81,7 +81,7 @@ StencilOutcome dispatch_stencil(const std::string& label, const StencilPolicy<Ex
                        " (Backend::automatic or generic run them on the generic path)");
   }
   // Read-only fields go to the EBISU backend where it takes them (EbisuBackend::takes_fields:
-  // the CUDA kernels' device tiling; docs/design-fields-boundaries-state.md).
+  // the CUDA kernels; docs/design-fields-boundaries-state.md).
   constexpr bool ebisu_takes_fields = backend_takes_fields<Ebisu>::value;
   if (policy.backend() == Backend::ebisu && has_fields && !ebisu_takes_fields) {
     invalid(label,
@@ -155,7 +155,7 @@ StencilReport dispatch_state(const std::string& label, const StencilPolicy<ExecS
     check_arguments<Stencil>(label, policy.steps(), buffer(0, 0), buffer(0, NumLevels));
     check_boundaries<view_rank<ViewType>>(label, policy.boundaries());
     // Several fields or levels go to the EBISU backend where it takes them
-    // (EbisuBackend::takes_state: the CUDA kernels' device tiling in 2-D and 3-D).
+    // (EbisuBackend::takes_state: the CUDA kernels' device tiling in 2-D and 3-D, segment tiling in 1-D).
     using Ebisu = EbisuBackend<ExecSpace, Stencil, View>;
     constexpr bool ebisu_takes_state = backend_takes_state<Ebisu>::value;
     if (policy.backend() == Backend::ebisu && !ebisu_takes_state) {

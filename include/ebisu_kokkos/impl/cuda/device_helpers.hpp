@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
 #include <utility>
 
 namespace EbisuKokkos {
@@ -63,6 +64,17 @@ __device__ __forceinline__ void static_for_impl(F&& f, std::integer_sequence<int
 template <int N, class F>
 __device__ __forceinline__ void static_for(F&& f) {
   static_for_impl<N>(f, std::make_integer_sequence<int, N>{});
+}
+
+// Field f's new value from a functor's result: a Scalar (one state field) or
+// a Kokkos::Array with one value per field.
+template <class Value>
+__device__ __forceinline__ auto component(const Value& v, int f) {
+  if constexpr (std::is_arithmetic_v<Value>) {
+    return v;
+  } else {
+    return v[f];
+  }
 }
 
 }  // namespace Cuda

@@ -12,7 +12,8 @@
 // plans by the model and, where the model cannot tell the best two apart,
 // by timing them (measured_choice.hpp). Read-only fields (FieldViews) go to
 // every strategy but 3-D SM tiling (which does not stream them yet); several
-// state fields or time levels (run_state) to device tiling only.
+// state fields or time levels (run_state) to device tiling only in 2-D and
+// 3-D, to segment tiling in 1-D.
 // Included only by nvcc-compiled code.
 
 #include <ebisu_kokkos/impl/compat.hpp>
@@ -65,18 +66,37 @@ std::string cuda_mirror_refusal(const StencilPolicy<Kokkos::Cuda>& policy, const
 }
 
 /// Rank 1: segment tiling (one launch per `depth` steps), whatever the
-/// strategy knob says; read-only fields stay on the generic path.
+/// strategy knob says, for one field, read-only fields and several state
+/// fields or time levels alike.
 template <class Stencil, class ViewType>
 struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType,
                     std::enable_if_t<view_rank<ViewType> == 1 && cuda_kernels_take_view<Stencil, ViewType>>> {
   static constexpr bool available = true;
   static constexpr bool takes_boundary_rules = true;
+  static constexpr bool takes_fields = true;
+  static constexpr bool takes_state = true;
   static std::string boundary_refusal(const StencilPolicy<Kokkos::Cuda>& policy, const Stencil& stencil) {
     return cuda_mirror_refusal<1>(policy, stencil);
   }
   static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
                             const Stencil& stencil, const ViewType& u, const ViewType& scratch) {
     return Cuda::Segments1D<Stencil, ViewType>::run(label, policy, stencil, u, scratch);
+  }
+  /// fields: the call's read-only fields (FieldViews of ViewType::const_type).
+  template <class FieldSet>
+  static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                            const Stencil& stencil, const ViewType& u, const ViewType& scratch, const FieldSet& fields) {
+    using Kernel = typename Cuda::Segments1DFor<Stencil, ViewType, FieldSet>::type;
+    return Kernel::run(label, policy, stencil, u, scratch, fields);
+  }
+  template <int NumFields, int RingSize, class FieldSet>
+  static StencilOutcome run_state(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                                  const Stencil& stencil, const StateRing<ViewType, NumFields, RingSize>& ring,
+                                  const FieldSet& fields) {
+    constexpr int levels = RingSize - 1;
+    using StepSet = StepFields<typename ViewType::const_type, NumFields * levels - 1, FieldSet>;
+    using Kernel = typename Cuda::Segments1DFor<Stencil, ViewType, StepSet, NumFields, levels>::type;
+    return Kernel::run_state(label, policy, stencil, ring.buffers, fields);
   }
 };
 

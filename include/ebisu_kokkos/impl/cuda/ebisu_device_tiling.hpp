@@ -174,15 +174,6 @@ __device__ __forceinline__ auto evaluate(const Eval& eval, const Accessor& at, c
   return eval(at, FieldTileAccessor<Map, Scalar>{reads.p[K] + at_cell, pitch_s, pitch_m}...);
 }
 
-template <class Value>
-__device__ __forceinline__ auto component(const Value& v, int f) {
-  if constexpr (std::is_arithmetic_v<Value>) {
-    return v;
-  } else {
-    return v[f];
-  }
-}
-
 // One thread's run [s0, s1) of one column of the tile: the centre column of
 // field 0's newest level in a register window, the rest from shared memory.
 // Cells go in groups of G: every load of a group is issued before its stores.
