@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -290,24 +291,15 @@ struct Segments1D {
                             const Stencil& stencil, const ViewType& u, const ViewType& scratch,
                             const FieldSet& fields = FieldSet{}) {
     static_assert(NQ == 1, "EbisuKokkos: Segments1D::run is the single-field form (run_state otherwise)");
-    static_assert(FieldSet::size == NRO, "EbisuKokkos: Segments1D run with another set of fields than planned");
-    const int n = static_cast<int>(u.extent(0));
-    const Plan p = plan(policy, n);
-    StencilOutcome outcome = describe(policy, n, p);
-    if (policy.steps() == 0) {
-      outcome.report.launches = 0;
-      return outcome;
-    }
-    Buffers b{};
-    set_fields(b, fields);
     const ViewType ends[2] = {u, scratch};
-    launches(label, policy, stencil, p, n, b, [&](int done, int, Buffers& bb) {
-      const int launch = done / p.depth;
-      bb.in[0] = ends[launch % 2].data();
-      bb.out[0] = ends[(launch + 1) % 2].data();
-      return false;
-    });
-    outcome.result_in_scratch = p.launches % 2 == 1;
+    StencilOutcome outcome = run_launches(label, policy, stencil, static_cast<int>(u.extent(0)), fields,
+                                          [&](const Plan& p, int done, int, Buffers& b) {
+                                            const int launch = done / p.depth;
+                                            b.in[0] = ends[launch % 2].data();
+                                            b.out[0] = ends[(launch + 1) % 2].data();
+                                            return false;
+                                          });
+    outcome.result_in_scratch = outcome.report.launches % 2 == 1;
     return outcome;
   }
 
@@ -317,8 +309,42 @@ struct Segments1D {
   template <class FieldSet>
   static StencilOutcome run_state(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
                                   const Stencil& stencil, const std::array<ViewType, NB>& ring, const FieldSet& fields) {
+    using Shells = Kokkos::View<Scalar*, Kokkos::CudaSpace>;
+    std::optional<Shells> shells;  // the side buffer (2H cells of every level of every segment), once needed
+    int committed = 0;
+    auto buffer = [&](int f, int at) { return ring[f * RS + ((at % RS) + RS) % RS].data(); };
+    StencilOutcome outcome = run_launches(
+        label, policy, stencil, static_cast<int>(ring[0].extent(0)), fields,
+        [&](const Plan& p, int done, int k, Buffers& b) {
+          for (int q = 0; q < NQ; ++q) {
+            b.in[q] = buffer(q / NL, done - q % NL);
+            b.out[q] = buffer(q / NL, done + k - q % NL);
+          }
+          bool conflict = false;
+          for (int q = 0; q < NQ; ++q)
+            for (int r = 0; r < NQ; ++r) conflict = conflict || (q % NL < k && b.out[q] == b.in[r]);
+          if (conflict && !shells) {
+            shells.emplace(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("EbisuKokkos::segments_1d::shells")),
+                           static_cast<std::size_t>(p.blocks) * NQ * 2 * p.depth * R);
+          }
+          b.shells = conflict ? shells->data() : nullptr;
+          committed += conflict ? 1 : 0;
+          return conflict;
+        });
+    if (committed > 0) outcome.report.plan += "; shells through a side buffer (" + std::to_string(committed) + " launches)";
+    // The side buffer is freed on return: not before the policy's stream has used it.
+    if (shells) policy.space().fence();
+    return outcome;
+  }
+
+ private:
+  // The call's plan, report and launches; buffers_of(plan, done, k, b)
+  // points b at the launch's buffers and says whether its shells need
+  // committing.
+  template <class FieldSet, class BuffersOf>
+  static StencilOutcome run_launches(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                                     const Stencil& stencil, int n, const FieldSet& fields, BuffersOf&& buffers_of) {
     static_assert(FieldSet::size == NRO, "EbisuKokkos: Segments1D run with another set of fields than planned");
-    const int n = static_cast<int>(ring[0].extent(0));
     const Plan p = plan(policy, n);
     StencilOutcome outcome = describe(policy, n, p);
     if (policy.steps() == 0) {
@@ -326,42 +352,9 @@ struct Segments1D {
       return outcome;
     }
     Buffers b{};
-    set_fields(b, fields);
-    // The side buffer: 2H cells of every level of every segment.
-    Kokkos::View<Scalar*, Kokkos::CudaSpace> shells(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                                       std::string("EbisuKokkos::segments_1d::shells")),
-                                                    static_cast<std::size_t>(p.blocks) * NQ * 2 * p.depth * R);
-    int committed = 0;
-    launches(label, policy, stencil, p, n, b, [&](int done, int k, Buffers& bb) {
-      auto buffer = [&](int f, int at) { return ring[f * RS + ((at % RS) + RS) % RS].data(); };
-      bool conflict = false;
-      for (int q = 0; q < NQ; ++q) {
-        bb.in[q] = buffer(q / NL, done - q % NL);
-        bb.out[q] = buffer(q / NL, done + k - q % NL);
-      }
-      for (int q = 0; q < NQ; ++q)
-        for (int r = 0; r < NQ; ++r) conflict = conflict || (q % NL < k && bb.out[q] == bb.in[r]);
-      bb.shells = conflict ? shells.data() : nullptr;
-      committed += conflict ? 1 : 0;
-      return conflict;
-    });
-    if (committed > 0) outcome.report.plan += "; shells through a side buffer (" + std::to_string(committed) + " launches)";
-    return outcome;
-  }
-
- private:
-  template <class FieldSet>
-  static void set_fields(Buffers& b, const FieldSet& fields) {
     if constexpr (NRO > 0) {
       for (int k = 0; k < NRO; ++k) b.fields[k] = fields.views[k].data();
     }
-  }
-
-  // The call's launches; buffers_of(done, k, b) points b at the launch's
-  // buffers and says whether its shells need committing.
-  template <class BuffersOf>
-  static void launches(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy, const Stencil& stencil,
-                       const Plan& p, int n, Buffers& b, BuffersOf&& buffers_of) {
     segments_1d::Geometry g{};
     g.n = n;
     g.segment = p.segment;
@@ -376,7 +369,7 @@ struct Segments1D {
     for (int done = 0; done < steps; done += g.steps) {
       g.steps = std::min(p.depth, steps - done);
       g.halo = g.steps * R;
-      const bool commit = buffers_of(done, g.steps, b);
+      const bool commit = buffers_of(p, done, g.steps, b);
       function()<<<p.blocks, segments_1d::kThreads, shared_bytes(p, g.halo), stream>>>(eval, b, g);
       EBISU_CUDA_CHECK(cudaGetLastError(), "segment_kernel launch");
       if (commit) {
@@ -387,6 +380,7 @@ struct Segments1D {
       }
     }
     Kokkos::Profiling::popRegion();
+    return outcome;
   }
 };
 
