@@ -66,6 +66,14 @@ __device__ __forceinline__ void static_for(F&& f) {
   static_for_impl<N>(f, std::make_integer_sequence<int, N>{});
 }
 
+// The shared tiles a step reads besides the state's newest level (other
+// state fields and levels, read-only fields), or writes (one per state
+// field). Indexed only by unrolled constants: they stay in registers.
+template <class Scalar, int N>
+struct TilePointers {
+  Scalar* p[N > 0 ? N : 1];
+};
+
 // Field f's new value from a functor's result: a Scalar (one state field) or
 // a Kokkos::Array with one value per field.
 template <class Value>

@@ -88,12 +88,6 @@ struct SegmentAccessor {
   }
 };
 
-// Tiles indexed only by unrolled constants: they stay in registers.
-template <class Scalar, int N>
-struct TilePointers {
-  Scalar* p[N > 0 ? N : 1];
-};
-
 template <class Eval, class Scalar, int N, std::size_t... K>
 __device__ __forceinline__ auto evaluate(const Eval& eval, const Scalar* centre, const TilePointers<const Scalar, N>& reads,
                                          int i, std::index_sequence<K...>) {

@@ -157,15 +157,6 @@ struct FieldTileAccessor {
   }
 };
 
-// Shared tiles a step reads besides field 0's newest level (the other state
-// fields and levels in the functor's order, then the read-only fields), or
-// writes (one per state field). Indexed only by unrolled constants: they
-// stay in registers.
-template <class Scalar, int N>
-struct TilePointers {
-  Scalar* p[N > 0 ? N : 1];
-};
-
 // eval(state, other tiles 0 .. N-1) at tile offset `at_cell`: a Scalar, or a
 // Kokkos::Array with one value per state field.
 template <class Map, class Eval, class Accessor, class Scalar, int N, std::size_t... K>
