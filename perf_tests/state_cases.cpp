@@ -296,6 +296,7 @@ CaseResult run_case(const std::string& name, int flops, const Physics& physics, 
     // (1-D: the segment kernel, whatever the strategy)
     forms.push_back({Rank == 1 ? "parallel_stencil:ebisu" : "parallel_stencil:ebisu-device", EbisuKokkos::Backend::ebisu,
                      Rank == 1 ? EbisuKokkos::Strategy::automatic : EbisuKokkos::Strategy::device_tiling});
+    if (Rank == 2) forms.push_back({"parallel_stencil:ebisu-sm", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling});
   }
   for (const Form& form : forms) {
     Variant v;

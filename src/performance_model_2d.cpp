@@ -87,8 +87,10 @@ Plan2D evaluate_plan_2d(const DeviceModel& dev, const StencilModel& s, long ns, 
   p.planes_per_stage = stage_planes(s, lim);
   const int padm = (R + cx - 1) / cx;
   const long field_queue_rows = lim.prefetch_rows + static_cast<long>(t) * (R + 1) + R + 1;
-  p.smem_bytes = (static_cast<long>(t) * p.planes_per_stage * (threads + 2 * padm) +
-                  static_cast<long>(lim.prefetch_rows + 1) * cx * threads +
+  const int levels_in = lim.state_fields * lim.state_levels;
+  const int levels_out = lim.state_fields * std::min(t, lim.state_levels);
+  p.smem_bytes = (static_cast<long>(t + lim.state_levels - 1) * p.planes_per_stage * (threads + 2 * padm) +
+                  static_cast<long>(lim.prefetch_rows + 1) * cx * threads * levels_in +
                   lim.read_only_fields * field_queue_rows * cx * (threads + 2 * padm)) *
                  s.scalar_bytes;
   p.smem_accesses_per_cell = smem_accesses(s, lim);
@@ -121,14 +123,16 @@ Plan2D evaluate_plan_2d(const DeviceModel& dev, const StencilModel& s, long ns, 
   const double tw = p.tile_width;
   const double fields = lim.read_only_fields;
   const double smem_b = bytes * tw *
-                        (stage_rows * (p.smem_accesses_per_cell - 1.0 + lim.field_accesses_per_cell) +
-                         (stage_rows - last_rows) + load_rows * (1.0 + fields));
-  const double dram_b = bytes * (load_rows * tw * (1.0 + fields) + static_cast<double>(L) * p.strip_width);
+                        (stage_rows * (p.smem_accesses_per_cell - lim.state_fields + lim.field_accesses_per_cell) +
+                         (stage_rows - last_rows) * lim.state_fields + load_rows * (levels_in + fields));
+  const double dram_b =
+      bytes * (load_rows * tw * (levels_in + fields) + static_cast<double>(L) * p.strip_width * levels_out);
   // Global loads (cp.async into the ring, then read back) and stores go
   // through the same L1/shared-memory pipe as the exchange.
   const double l1_b = smem_b + kL1BytesPerDramByte * dram_b;
   const double fma_slots =
-      stage_rows * tw * (s.points + 2 * R + p.smem_accesses_per_cell + lim.field_accesses_per_cell + kCellOverheadOps);
+      stage_rows * tw *
+      (lim.state_fields * (s.points + 2 * R) + p.smem_accesses_per_cell + lim.field_accesses_per_cell + kCellOverheadOps);
 
   const double sm_bw = dev.smem_bandwidth_gbs * 1e9 / dev.sm_count * kSmemEfficiency;
   // FMAs per second per SM (a FMA counts 2 flops in the peak rates).

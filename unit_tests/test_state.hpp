@@ -183,12 +183,13 @@ void run_state_case(const std::string& name, const Stencil& stencil, const State
   const auto ref = reference_run_state(init, field_init, rank, Stencil::radius, update, c.steps, c.edges);
   using Ebisu = EbisuKokkos::Impl::EbisuBackend<Space, Stencil, V>;
   constexpr bool kernels_take_state = EbisuKokkos::Impl::backend_takes_state<Ebisu>::value;
-  const auto run_with = [&](Backend backend) {
-    SCOPED_TRACE(std::string("run with backend ") + EbisuKokkos::to_string(backend));
+  const auto run_with = [&](Backend backend, EbisuKokkos::Strategy strategy = EbisuKokkos::Strategy::automatic) {
+    SCOPED_TRACE(std::string("run with backend ") + EbisuKokkos::to_string(backend) +
+                 (strategy == EbisuKokkos::Strategy::sm_tiling ? ", SM tiling forced" : ""));
     const std::vector<V> buffers = make_buffers<V, F, L>(init, c.n);
     auto state = make_state<V, F, L>(buffers, std::make_index_sequence<static_cast<std::size_t>(F * (L + 1))>{});
     EbisuKokkos::StencilPolicy<Space> policy(c.steps);
-    policy.set_backend(backend).set_print_plan(std::getenv("EBISU_TEST_PRINT_PLAN") != nullptr);
+    policy.set_backend(backend).set_strategy(strategy).set_print_plan(std::getenv("EBISU_TEST_PRINT_PLAN") != nullptr);
     for (int a = 0; a < rank; ++a) {
       policy.set_boundary(a, EbisuKokkos::Side::low, to_boundary(c.edges[a][0]))
           .set_boundary(a, EbisuKokkos::Side::high, to_boundary(c.edges[a][1]));
@@ -223,18 +224,26 @@ void run_state_case(const std::string& name, const Stencil& stencil, const State
         EXPECT_NE(report.plan.find("several state fields / time levels"), std::string::npos) << report.plan;
       }
     } else if (backend == Backend::ebisu && c.steps > 0) {
-      // 1-D: segment tiling (reported as SM tiling); 2-D and 3-D: device tiling.
-      EXPECT_EQ(report.strategy, rank == 1 ? EbisuKokkos::Strategy::sm_tiling : EbisuKokkos::Strategy::device_tiling)
-          << report.plan;
+      // 1-D: segment tiling (reported as SM tiling); 2-D: SM or device tiling, SM tiling where forced; 3-D: device tiling.
+      if (rank == 1 || strategy == EbisuKokkos::Strategy::sm_tiling) {
+        EXPECT_EQ(report.strategy, EbisuKokkos::Strategy::sm_tiling) << report.plan;
+      } else if (rank == 3) {
+        EXPECT_EQ(report.strategy, EbisuKokkos::Strategy::device_tiling) << report.plan;
+      } else {
+        EXPECT_NE(report.strategy, EbisuKokkos::Strategy::automatic) << report.plan;
+        EXPECT_EQ(report.backend, Backend::ebisu) << report.plan;
+      }
     }
     return policy;
   };
   const auto policy = run_with(c.backend);
   // Where the EBISU kernels run several fields or levels, every automatic
-  // case runs again with them forced (unless its sides are ones they refuse).
+  // case runs again with them forced (unless its sides are ones they refuse),
+  // and in 2-D once more with SM tiling forced.
   if (kernels_take_state && c.backend == Backend::automatic &&
       EbisuKokkos::Impl::boundary_refusal<Ebisu>(policy, stencil).empty()) {
     run_with(Backend::ebisu);
+    if (rank == 2) run_with(Backend::ebisu, EbisuKokkos::Strategy::sm_tiling);
   }
 }
 
@@ -336,8 +345,20 @@ TEST(TEST_CATEGORY, state_long_runs) {
   // 1-D on CUDA: more segments than the GPU holds at once, so blocks that load
   // late would read halos other blocks already overwrote, were it not for the
   // side buffer. (Host spaces run the generic path: nothing new to see there.)
+  // 2-D: several strips and several blocks per strip for SM tiling (halos
+  // overlapping the neighbours' cells), launches of 8 + 8 + 4 + 1 steps or
+  // 4 + 4 + 2 + 1 at radius 2, levels borrowed and copied back.
   if constexpr (std::is_same_v<TEST_EXECSPACE, Kokkos::Cuda>) {
     leapfrog_cases<TEST_EXECSPACE, double, Kokkos::LayoutRight, 1>({{{(1 << 20) + 5, 1, 1}, 40}});
+    leapfrog_cases<TEST_EXECSPACE, double, Kokkos::LayoutRight, 2>(
+        {{{700, 611, 1}, 21}, {{523, 700, 1}, 16, edges_all(Edge::periodic)}});
+    leapfrog_cases<TEST_EXECSPACE, float, Kokkos::LayoutLeft, 2>({{{517, 640, 1}, 13, edges_all(Edge::mirror)}});
+    const auto p = kGrayScottParameters;
+    const auto gs = EbisuKokkos::make_stencil<2, 1>(GrayScott<2>{p.du, p.dv, p.feed, p.kill, p.dt});
+    run_state_case<TEST_EXECSPACE, double, Kokkos::LayoutRight, 2, 1>("gray-scott", gs, gray_scott_update(2, p),
+                                                                      {{530, 610, 1}, 19, edges_all(Edge::periodic)});
+    const auto m = EbisuKokkos::make_stencil<2, 2>(Mixed<2>{});
+    run_state_case<TEST_EXECSPACE, double, Kokkos::LayoutLeft, 2, 2, true>("mixed", m, mixed_update(2), {{300, 520, 1}, 11});
   }
 #endif
   const auto p = kGrayScottParameters;

@@ -41,6 +41,11 @@ struct KernelLimits2D {
   /// shared memory (loaded once per launch, read by every stage).
   int read_only_fields = 0;
   double field_accesses_per_cell = 0;  ///< shared-memory reads of the field queues per cell update
+  /// Several state fields or levels (state.hpp): every field's levels are read and its new levels
+  /// written, and each field has one stream (window and queue of planes_per_stage / state_fields
+  /// planes) per step of a launch and per older input level.
+  int state_fields = 1;
+  int state_levels = 1;
 };
 
 /// The kernel limits the 2-D backend compiles for a stencil (shared with the kernel).

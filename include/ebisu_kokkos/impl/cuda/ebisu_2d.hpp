@@ -24,6 +24,12 @@
 // mapped loads are a separate instantiation (Mapped): inlined into the
 // fixed-frame kernel they cost the partial-sum kernels 5-8% (instruction
 // footprint), out of line (a call) 10-30% (H200, 2026-11-23).
+// Several state fields and time levels (state.hpp) are the same pipeline with
+// one register window and row queue per field and stream: stage s reads level
+// l of a field from the stream of step s-1-l, whose rows are kept l (R+1)
+// rows longer; the last NL stages store the NL new levels. Blocks overlap
+// their halos, so a launch's new levels go to buffers no block reads in it
+// (SmTiling2D::run_state borrows NL-1 per field for that).
 // The plan (depth, tile, grid) comes from performance_model_2d.
 
 #include <ebisu_kokkos/impl/boundary.hpp>
@@ -37,6 +43,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <array>
 #include <cstdio>
 #include <string>
 #include <type_traits>
@@ -154,6 +161,14 @@ struct Traits : Geometry2D<Stencil, SlowIs0> {
       compiled_depths(G::R == 1 ? ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 8) | (1u << 10))
                                 : ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 6)),
                       max_depth);
+  // Several state fields or levels keep one register window per field and
+  // stream (deeper by (L-1)(R+1) rows per older level): fewer, shallower depths.
+  static constexpr int max_state_depth = G::R == 1 ? 8 : 4;
+  static constexpr unsigned state_depth_mask =
+      compiled_depths(G::R == 1 ? ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 8)) : ((1u << 1) | (1u << 2) | (1u << 4)),
+                      max_state_depth);
+  static constexpr int max_depth_for(int levels) { return levels == 1 ? max_depth : max_state_depth; }
+  static constexpr unsigned depth_mask_for(int levels) { return levels == 1 ? depth_mask : state_depth_mask; }
 };
 
 // The same facts as constants, for device code (which may not call the
@@ -188,12 +203,15 @@ struct ThreadColumn {
 
 // Reads of one cell update (column J of the thread) in row-exchange mode: own
 // columns from the register window, the other threads' columns from the
-// shared-memory queue.
-template <class Scalar, int R, int K, int CX, bool SlowIs0, int J>
+// shared-memory queue. WO / SO: the window row and the queue slot index of
+// the cell's own row (a stream's older rows sit lower in both: a state's
+// older level is read from the same stream as its newest, further back).
+template <class Scalar, int R, int K, int CX, bool SlowIs0, int J, int WL = 2 * R + 1, int NSLOT = 2 * K + 1,
+          int WO = R, int SO = K>
 struct CellAccessor {
-  const Scalar (&w)[CX][2 * R + 1];
+  const Scalar (&w)[CX][WL];
   const Scalar* q;
-  const int (&slot)[2 * K + 1];
+  const int (&slot)[NSLOT];
   int plane;
 
   template <int D0, int D1, int D2>
@@ -204,12 +222,48 @@ struct CellAccessor {
     static_assert(ds >= -R && ds <= R && df >= -R && df <= R, "EbisuKokkos: offset beyond the stencil radius");
     constexpr int jj = J + df;
     if constexpr (jj >= 0 && jj < CX) {
-      return w[jj][R + ds];
+      return w[jj][WO + ds];
     } else {
       static_assert(ds >= -K && ds <= K, "EbisuKokkos: off-column slow offset beyond the queue reach");
-      return ThreadColumn<jj, CX>::read(q, slot[ds + K], plane);
+      return ThreadColumn<jj, CX>::read(q, slot[SO + ds], plane);
     }
   }
+};
+
+// Several state fields and levels (state.hpp). Every field has one stream of
+// rows per step a launch holds: its input levels NL-1 .. 0 (stream indices
+// 0 .. NL-1, loaded together) and the outputs of stages 1 .. T-1. Stage s
+// reads field f's level l from the stream of step s-1-l: the newest rows of
+// a stage stream lag (R+1) rows per stage, those of the input do not, so a
+// read's age (rows behind the stream's newest) follows from (s, l).
+template <class Tr, int T, int NS, int NL>
+struct StreamShape {
+  static constexpr int R = Tr::R, K = Tr::K;
+  static constexpr int lag = R + 1;
+  static constexpr int WL = Tr::W + (NL - 1) * lag;      // register rows per stream
+  static constexpr int QL = 2 * K + 2 + (NL - 1) * lag;  // queue rows per stream (one being written)
+  static constexpr int streams = T + NL - 1;             // per field
+};
+template <class Tr, int T, int NS, int NL, class Scalar, bool SlowIs0, int J, int S, int Q>
+struct StreamRead {
+  using Sh = StreamShape<Tr, T, NS, NL>;
+  static constexpr int field = Q / NL, level = Q % NL;
+  static constexpr int step = S - 1 - level;
+  static constexpr int stream = step + NL - 1;
+  static constexpr int age = step >= 0 ? (level + 1) * Sh::lag - 1 : S * Sh::lag - 1;  // of the cell's own row
+  using Accessor = CellAccessor<Scalar, Tr::R, Tr::K, Tr::CX, SlowIs0, J, Sh::WL, Sh::QL - 1, Sh::WL - 1 - age,
+                                Sh::QL - 2 - age + Tr::R - Tr::K>;
+};
+
+// The other state levels' buffers of a launch (q = f * NL + l; q = 0 is the
+// kernel's src / dst): level l of field f in, and the new level l out when
+// the launch computes it (l < depth).
+template <class Scalar, int NQ>
+struct StateRows {
+  const Scalar* in[NQ];
+  long in_stride[NQ];
+  Scalar* out[NQ];
+  long out_stride[NQ];
 };
 
 // Read-only fields (FieldKinds): each streams through its own circular queue
@@ -271,13 +325,14 @@ __device__ __forceinline__ Scalar column_partial_sum(const Eval& eval, const Sca
   return a;
 }
 
-// eval(state, field 0 .. field NF-1) for cell J of the thread.
-template <int R, int CX, bool SlowIs0, int J, class Eval, class Accessor, class Scalar, std::size_t... F>
-__device__ __forceinline__ Scalar evaluate_with_fields(const Eval& eval, const Accessor& at, const Scalar* queues,
-                                                       int queue_size, const int (&slot)[2 * R + 1], int plane,
-                                                       std::index_sequence<F...>) {
-  return eval(at, FieldQueueAccessor<Scalar, R, CX, SlowIs0, J>{queues + static_cast<int>(F) * queue_size, slot,
-                                                                 plane}...);
+// eval(state levels, read-only field 0 .. NRO-1) for cell J of the thread;
+// state(integral_constant<Q>) gives the accessor of state level Q.
+template <int R, int CX, bool SlowIs0, int J, class Eval, class StateAccessor, class Scalar, int... Q, std::size_t... F>
+__device__ __forceinline__ auto evaluate_stage(const Eval& eval, const StateAccessor& state,
+                                               std::integer_sequence<int, Q...>, const Scalar* queues, int queue_size,
+                                               const int (&slot)[2 * R + 1], int plane, std::index_sequence<F...>) {
+  return eval(state(std::integral_constant<int, Q>{})...,
+              FieldQueueAccessor<Scalar, R, CX, SlowIs0, J>{queues + static_cast<int>(F) * queue_size, slot, plane}...);
 }
 
 struct Geometry {
@@ -288,18 +343,27 @@ struct Geometry {
   AxisRules slow, fast;         // boundary rules of the two axes
 };
 
-// T: the depth (time steps per launch) of this instantiation.
-template <class Tr, class Eval, class Scalar, int T, bool SlowIs0, bool Mapped, int NF>
+// T: the depth (time steps per launch) of this instantiation. NF: the other
+// levels the functor reads besides field 0's newest (NS * NL - 1 other state
+// fields and levels, then the read-only fields); NS state fields of NL levels.
+template <class Tr, class Eval, class Scalar, int T, bool SlowIs0, bool Mapped, int NF, int NS = 1, int NL = 1>
 __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kMaxThreads,
                                   Tr::block_threads > 0 && T <= 8 && NF == 0 ? 3 : 1)
     ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g,
-                   const FieldRows<Scalar, NF> fields) {
+                   const FieldRows<Scalar, NF - (NS * NL - 1)> fields, const StateRows<Scalar, NS * NL> state) {
   constexpr int R = Tr::R;
   constexpr int K = Tr::K;
   constexpr int CX = Tr::CX;
-  constexpr int W = Tr::W;
+  constexpr int NQ = NS * NL;     // state levels in
+  constexpr int NE = NQ - 1;      // read besides field 0's newest
+  constexpr int NRO = NF - NE;    // read-only fields
+  static_assert(NRO >= 0, "EbisuKokkos: ebisu2d_kernel needs a kind for every other state field and level");
+  static_assert(!Tr::partial_sums || NQ == 1, "EbisuKokkos: partial sums are for one linear field");
   constexpr bool PS = Tr::partial_sums;
-  constexpr int Q = 2 * K + 2;  // row-exchange queue rows
+  using Sh = StreamShape<Tr, T, NS, NL>;
+  constexpr int WL = Sh::WL;      // W for one level
+  constexpr int QL = Sh::QL;      // 2K + 2 for one level
+  constexpr int NSTR = Sh::streams;
   constexpr int E = Tr::exports;
   constexpr int PADM = (R + CX - 1) / CX;
   extern __shared__ __align__(16) unsigned char ebisu2d_smem_raw[];
@@ -307,22 +371,24 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
 
   const int m = threadIdx.x;
   const int nthreads = Tr::block_threads > 0 ? Tr::block_threads : static_cast<int>(blockDim.x);
-  const int plane = nthreads + 2 * PADM;                 // one value per thread, plus pads
-  const int stage_stride = Tr::planes_per_stage * plane;  // one stage's queue or partial-sum buffers
+  const int plane = nthreads + 2 * PADM;  // one value per thread, plus pads
+  // One stream's queue of one field (or, partial sums, its two buffers).
+  const int stage_stride = (PS ? Tr::planes_per_stage : QL * CX) * plane;
+  auto queue_of = [&](int stream, int f) { return smem + (stream * NS + f) * stage_stride; };
 
-  // Input ring after the stages: kPrefetchRows + 1 rows, each thread's own
-  // CX values per row (only the owning thread touches them).
+  // Input rings after the queues: kPrefetchRows + 1 rows per state level,
+  // each thread's own CX values per row (only the owning thread touches them).
   constexpr int P = kPrefetchRows;
-  Scalar* ring = smem + T * stage_stride;
-  // Field queues after the ring (FQ rows of CX planes each per field).
+  Scalar* ring = smem + NSTR * NS * stage_stride;
+  // Field queues after the rings (FQ rows of CX planes each per field).
   constexpr int FQ = FieldQueueRows<T, R, P>::value;
   const int field_row = CX * plane;
-  Scalar* field_queue = ring + (P + 1) * CX * nthreads;
+  Scalar* field_queue = ring + NQ * (P + 1) * CX * nthreads;
 
   // Zero the stage memory and the field queues once (pads are never written
   // again; rows before the first loaded one feed only rows never stored).
-  for (int i = threadIdx.x; i < T * stage_stride; i += nthreads) smem[i] = Scalar(0);
-  for (int i = threadIdx.x; i < NF * FQ * field_row; i += nthreads) field_queue[i] = Scalar(0);
+  for (int i = threadIdx.x; i < NSTR * NS * stage_stride; i += nthreads) smem[i] = Scalar(0);
+  for (int i = threadIdx.x; i < NRO * FQ * field_row; i += nthreads) field_queue[i] = Scalar(0);
   __syncthreads();
 
   const long total = static_cast<long>(g.strips) * g.ns;
@@ -352,51 +418,44 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
       col_out[j] = x >= out0 && x < out1;
     }
 
-    // win[s]: the last W rows of step s at this thread's columns (s = 0: the
-    // input). acc[s]: partial-sum mode, the own-column part of the next
-    // output row of step s + 1.
-    Scalar win[T][CX][W];
+    // win[f][k]: the last WL rows of field f's stream k at this thread's
+    // columns (one level: stream s is step s, stream 0 the input). acc[s]:
+    // partial-sum mode, the own-column part of the next output row of step s + 1.
+    Scalar win[NS][NSTR][CX][WL];
     Scalar acc[T][CX];
 #pragma unroll
     for (int s = 0; s < T; ++s)
 #pragma unroll
-      for (int j = 0; j < CX; ++j) {
-        acc[s][j] = Scalar(0);
+      for (int j = 0; j < CX; ++j) acc[s][j] = Scalar(0);
 #pragma unroll
-        for (int d = 0; d < W; ++d) win[s][j][d] = Scalar(0);
-      }
+    for (int f = 0; f < NS; ++f)
+#pragma unroll
+      for (int k = 0; k < NSTR; ++k)
+#pragma unroll
+        for (int j = 0; j < CX; ++j)
+#pragma unroll
+          for (int d = 0; d < WL; ++d) win[f][k][j][d] = Scalar(0);
 
-    auto ring_at = [&](int slot, int j) { return ring + (slot * CX + j) * nthreads + m; };
-    const Scalar* src_col = src + gx0;
-    // Row y of the input into ring slot `slot`, and of every field into queue row `field_slot`.
+    auto ring_at = [&](int q, int slot, int j) { return ring + ((q * (P + 1) + slot) * CX + j) * nthreads + m; };
+    // Row y of every state level into ring slot `slot`, and of every field into queue row `field_slot`.
     auto request_row = [&](int y, int slot, int field_slot) {
       const int fslot = field_slot * field_row + PADM + m;
-      if constexpr (!Mapped) {
+      const int sy = Mapped ? (y < y_end ? g.slow.source(y) : 0) : y;
 #pragma unroll
-        for (int j = 0; j < CX; ++j) {
-          const bool valid = y < y_end && col_in[j];
-          async_copy_or_zero(ring_at(slot, j), valid ? src_col + static_cast<long>(y) * g.src_stride + j : src, valid);
+      for (int j = 0; j < CX; ++j) {
+        const bool valid = y < y_end && col_in[j];
+        const int sx = Mapped ? g.fast.source(gx0 + j) : gx0 + j;
 #pragma unroll
-          for (int k = 0; k < NF; ++k) {
-            const Scalar* f = fields.data[k];
-            async_copy_or_zero(field_queue + k * FQ * field_row + fslot + j * plane,
-                               valid ? f + static_cast<long>(y) * fields.stride[k] + gx0 + j : f, valid);
-          }
+        for (int q = 0; q < NQ; ++q) {
+          const Scalar* level = q == 0 ? src : state.in[q];
+          const long stride = q == 0 ? g.src_stride : state.in_stride[q];
+          async_copy_or_zero(ring_at(q, slot, j), valid ? level + static_cast<long>(sy) * stride + sx : src, valid);
         }
-      } else {
-        const int sy = y < y_end ? g.slow.source(y) : 0;
-        const Scalar* src_row = src + static_cast<long>(sy) * g.src_stride;
 #pragma unroll
-        for (int j = 0; j < CX; ++j) {
-          const bool valid = y < y_end && col_in[j];
-          const int sx = g.fast.source(gx0 + j);
-          async_copy_or_zero(ring_at(slot, j), valid ? src_row + sx : src, valid);
-#pragma unroll
-          for (int k = 0; k < NF; ++k) {
-            const Scalar* f = fields.data[k];
-            async_copy_or_zero(field_queue + k * FQ * field_row + fslot + j * plane,
-                               valid ? f + static_cast<long>(sy) * fields.stride[k] + sx : f, valid);
-          }
+        for (int k = 0; k < NRO; ++k) {
+          const Scalar* f = fields.data[k];
+          async_copy_or_zero(field_queue + k * FQ * field_row + fslot + j * plane,
+                             valid ? f + static_cast<long>(sy) * fields.stride[k] + sx : f, valid);
         }
       }
       async_commit();
@@ -413,55 +472,56 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
     // boundary-free copy of the stages both measured 10-40% slower on an
     // H200 (instruction-cache misses; docs/perf-notes-2d.md, v5).
     for (int it = 0; it < n_iter; ++it) {
-      // Row exchange: queue offsets of rows c-K..c+K of the previous stage
-      // (row c+ds was written at iteration it-1-(K-ds)). Partial sums: the
+      // Row exchange: queue offsets of the rows stored in iterations
+      // it + 1 + e - QL (e = 0 .. QL - 2, oldest first). Partial sums: the
       // buffer written in the previous iteration is read, the other written.
-      int slot[2 * K + 1];
+      int slot[QL - 1];
 #pragma unroll
-      for (int d = 0; d <= 2 * K; ++d) slot[d] = ((it + Q - 1 - (2 * K - d)) % Q) * CX * plane + PADM + m;
+      for (int e = 0; e < QL - 1; ++e) slot[e] = ((it + 1 + e) % QL) * CX * plane + PADM + m;
       const int read_buf = ((it + 1) & 1) * E * plane + PADM + m;
       const int write_buf = (it & 1) * E * plane + PADM + m;
 
-      // Shifts the newest row of step k (its stage output or the input row)
-      // into step k's window, then puts what the next stage needs of it in
-      // shared memory.
-      auto push = [&](auto K_, const auto& row) {  // row: Scalar[CX] (an array parameter here crashes nvcc 13.0's front end)
+      // Shifts the newest row of field f's stream k into its window, then
+      // puts what the next stages need of it in shared memory.
+      auto push = [&](auto F_, auto K_, const auto& row) {  // row: Scalar[CX] (an array parameter here crashes nvcc 13.0's front end)
+        constexpr int f = decltype(F_)::value;
         constexpr int k = decltype(K_)::value;
 #pragma unroll
         for (int j = 0; j < CX; ++j) {
 #pragma unroll
-          for (int d = 0; d < W - 1; ++d) win[k][j][d] = win[k][j][d + 1];
-          win[k][j][W - 1] = row[j];
+          for (int d = 0; d < WL - 1; ++d) win[f][k][j][d] = win[f][k][j][d + 1];
+          win[f][k][j][WL - 1] = row[j];
         }
         if constexpr (PS) {
           Scalar* out_buf = smem + k * stage_stride + write_buf;
           static_for<CX>([&](auto J_) {
             constexpr int j = decltype(J_)::value;
-            acc[k][j] = own_columns_sum<Tr, j>(eval, win[k]);
+            acc[k][j] = own_columns_sum<Tr, j>(eval, win[0][k]);
           });
-          static_for<W>([&](auto D_) {
+          static_for<Tr::W>([&](auto D_) {
             constexpr int d = decltype(D_)::value - R;
             static_for<CX>([&](auto J_) {
               constexpr int jp = decltype(J_)::value;
               if constexpr (Export<Tr, d, jp>::exported) {
-                out_buf[Export<Tr, d, jp>::index * plane] = column_partial_sum<Tr, d, jp>(eval, win[k]);
+                out_buf[Export<Tr, d, jp>::index * plane] = column_partial_sum<Tr, d, jp>(eval, win[0][k]);
               }
             });
           });
         } else {
-          const int wslot = (it % Q) * CX * plane + PADM + m;
+          const int wslot = (it % QL) * CX * plane + PADM + m;
+          Scalar* q = queue_of(k, f);
 #pragma unroll
-          for (int j = 0; j < CX; ++j) smem[k * stage_stride + wslot + j * plane] = win[k][j][R + K];
+          for (int j = 0; j < CX; ++j) q[wslot + j * plane] = win[f][k][j][WL - 1 - R + K];
         }
       };
 
       // All stages read first, then all stages write: every value a stage
-      // reads (the previous stage's register window and shared memory written
+      // reads (the previous stages' register windows and shared memory written
       // in earlier iterations) predates this row's updates, so computing every
       // output before the first shared-memory store leaves the compiler free to
       // interleave the t independent stages (loads may not move above a store
       // that could alias them).
-      Scalar out[T][CX];
+      Scalar out[NS][T][CX];
       static_for<T>([&](auto S_) {
         constexpr int s = decltype(S_)::value + 1;  // 1 .. T
         // Always computed (no branch: all stages of the row interleave);
@@ -470,11 +530,10 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
         const bool row_bnd = g.slow.frame(c);
         static_for<CX>([&](auto J_) {
           constexpr int j = decltype(J_)::value;
-          Scalar v;
           if constexpr (PS) {
             const Scalar* in_buf = smem + (s - 1) * stage_stride + read_buf;
-            v = acc[s - 1][j];
-            static_for<W>([&](auto D_) {
+            Scalar v = acc[s - 1][j];
+            static_for<Tr::W>([&](auto D_) {
               constexpr int d = decltype(D_)::value - R;
               constexpr int jj = j + d;
               if constexpr (HasFastOffset<Tr, d>::value && !(jj >= 0 && jj < CX)) {
@@ -482,51 +541,75 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
                 v += in_buf[Export<Tr, d, Column::jp>::index * plane + Column::mo];
               }
             });
+            out[0][s - 1][j] = (row_bnd || col_bnd[j]) ? win[0][s - 1][j][R] : v;
           } else {
-            const Scalar* q = smem + (s - 1) * stage_stride;
-            CellAccessor<Scalar, R, K, CX, SlowIs0, j> at{win[s - 1], q, slot, plane};
-            if constexpr (NF == 0) {
-              v = eval(at);
-            } else {
-              // Queue slots of field rows c-R..c+R, c = y_start + it - s (R+1): rows before y_start (the
-              // pipeline fill, never stored) wrap to the end of the queue like the others.
-              int fslot[2 * R + 1];
+            // Level Q of the state (field Q / NL, level Q % NL) as stage s reads it.
+            const auto level = [&](auto Q_) {
+              using Read = StreamRead<Tr, T, NS, NL, Scalar, SlowIs0, j, s, decltype(Q_)::value>;
+              return typename Read::Accessor{win[Read::field][Read::stream], queue_of(Read::stream, Read::field), slot,
+                                             plane};
+            };
+            // Queue slots of field rows c-R..c+R, c = y_start + it - s (R+1): rows before y_start (the
+            // pipeline fill, never stored) wrap to the end of the queue like the others.
+            int fslot[2 * R + 1];
 #pragma unroll
-              for (int d = 0; d <= 2 * R; ++d) {
-                int row = field_now + (FQ - s * (R + 1) + d - R);  // the constant lies in [P + 1, FQ + R]
-                row = row >= FQ ? row - FQ : row;
-                fslot[d] = row * field_row + PADM + m;
-              }
-              v = evaluate_with_fields<R, CX, SlowIs0, j>(eval, at, field_queue, FQ * field_row, fslot, plane,
-                                                           std::make_index_sequence<NF>{});
+            for (int d = 0; d <= 2 * R; ++d) {
+              int row = field_now + (FQ - s * (R + 1) + d - R);  // the constant lies in [P + 1, FQ + R]
+              row = row >= FQ ? row - FQ : row;
+              fslot[d] = row * field_row + PADM + m;
+            }
+            const auto v = evaluate_stage<R, CX, SlowIs0, j>(eval, level, std::make_integer_sequence<int, NQ>{},
+                                                             field_queue, FQ * field_row, fslot, plane,
+                                                             std::make_index_sequence<NRO>{});
+            // Frame cells keep each field's newest level.
+#pragma unroll
+            for (int f = 0; f < NS; ++f) {
+              out[f][s - 1][j] = (row_bnd || col_bnd[j]) ? win[f][s - 2 + NL][j][WL - 1 - R]
+                                                         : static_cast<Scalar>(component(v, f));
             }
           }
-          out[s - 1][j] = (row_bnd || col_bnd[j]) ? win[s - 1][j][R] : v;
         });
       });
       static_for<T - 1>([&](auto S_) {  // stages 1 .. T-1; the deepest is stored to dst
-        push(std::integral_constant<int, decltype(S_)::value + 1>{}, out[decltype(S_)::value]);
+        constexpr int s = decltype(S_)::value + 1;
+        static_for<NS>([&](auto F_) {
+          push(F_, std::integral_constant<int, s - 1 + NL>{}, out[decltype(F_)::value][s - 1]);
+        });
       });
 
       // Load stage: push input row y_start+it (requested P iterations ago),
       // request row y_start+it+P into the ring slot read in the previous
       // iteration (the barrier since then ends that read).
       async_wait<P - 1>();
-      Scalar pf[CX];
+      static_for<NQ>([&](auto Q_) {  // level l of field f: stream NL - 1 - l
+        constexpr int q = decltype(Q_)::value;
+        Scalar pf[CX];
 #pragma unroll
-      for (int j = 0; j < CX; ++j) pf[j] = *ring_at(it % (P + 1), j);
-      push(std::integral_constant<int, 0>{}, pf);
+        for (int j = 0; j < CX; ++j) pf[j] = *ring_at(q, it % (P + 1), j);
+        push(std::integral_constant<int, q / NL>{}, std::integral_constant<int, NL - 1 - q % NL>{}, pf);
+      });
       {
         const int field_next = field_now + P < FQ ? field_now + P : field_now + P - FQ;
         request_row(y_start + it + P, (it + P) % (P + 1), field_next);
       }
-      const int c_last = y_start + it - T * (R + 1);
-      if (c_last >= seg0) {
-        Scalar* d = dst + static_cast<long>(c_last) * g.dst_stride + gx0;
+      // The new levels: level l from stage T - l (levels l >= T are the
+      // launch's input levels, already in place).
+      static_for<(T < NL ? T : NL)>([&](auto L_) {
+        constexpr int l = decltype(L_)::value;
+        const int c = y_start + it - (T - l) * (R + 1);
+        if (c >= seg0 && (l == 0 || c < seg1)) {
 #pragma unroll
-        for (int j = 0; j < CX; ++j)
-          if (col_out[j]) d[j] = out[T - 1][j];
-      }
+          for (int f = 0; f < NS; ++f) {
+            const int q = f * NL + l;
+            Scalar* d = (q == 0 ? dst + static_cast<long>(c) * g.dst_stride
+                                : state.out[q] + static_cast<long>(c) * state.out_stride[q]) +
+                        gx0;
+#pragma unroll
+            for (int j = 0; j < CX; ++j)
+              if (col_out[j]) d[j] = out[f][T - 1 - l][j];
+          }
+        }
+      });
       field_now = field_now + 1 < FQ ? field_now + 1 : 0;
       __syncthreads();
     }
@@ -535,14 +618,14 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
     // next piece's first rows read (as rows before its start, never stored):
     // every copy completes before any thread goes on (compute-sanitizer
     // racecheck flagged the depth-1 radius-2 kernel without this barrier).
-    if constexpr (NF > 0) __syncthreads();
+    if constexpr (NRO > 0) __syncthreads();
   }
 }
 
 template <class... FieldKinds>
 struct FieldKindList {};
 
-template <class Stencil, class Scalar, bool SlowIs0, int Depth, class... FieldKinds>
+template <class Stencil, class Scalar, bool SlowIs0, int Depth, int NS, int NL, class... FieldKinds>
 struct Kernel {
   static constexpr int depth = Depth;
   using Tr = Traits<Stencil, SlowIs0>;
@@ -551,7 +634,7 @@ struct Kernel {
   /// Mapped: the instantiation whose loads go through periodic / mirror rules.
   template <bool Mapped = false>
   static constexpr auto function() {
-    return &ebisu2d_kernel<Tr, Eval, Scalar, Depth, SlowIs0, Mapped, fields>;
+    return &ebisu2d_kernel<Tr, Eval, Scalar, Depth, SlowIs0, Mapped, fields, NS, NL>;
   }
 
   static const cudaFuncAttributes& attributes() {
@@ -565,16 +648,16 @@ struct Kernel {
 };
 
 // Calls go(Kernel<..., depth>{}) for the instantiation of depth `depth` (one
-// of Traits::depth_mask), or for every compiled depth when `depth` is 0.
-template <class Stencil, class Scalar, bool SlowIs0, class Go, class... FieldKinds>
+// of Traits::depth_mask_for(NS * NL)), or for every compiled depth when `depth` is 0.
+template <class Stencil, class Scalar, bool SlowIs0, int NS = 1, int NL = 1, class Go, class... FieldKinds>
 void dispatch_depth(int depth, Go&& go, FieldKindList<FieldKinds...> = {}) {
-  constexpr unsigned mask = Traits<Stencil, SlowIs0>::depth_mask;
+  constexpr unsigned mask = Traits<Stencil, SlowIs0>::depth_mask_for(NS * NL);
   bool done = false;
   auto one = [&](auto D) {
     constexpr int d = decltype(D)::value;
     if constexpr (((mask >> d) & 1u) != 0) {
       if (depth == d || depth == 0) {
-        go(Kernel<Stencil, Scalar, SlowIs0, d, FieldKinds...>{});
+        go(Kernel<Stencil, Scalar, SlowIs0, d, NS, NL, FieldKinds...>{});
         done = true;
       }
     }
@@ -593,15 +676,25 @@ void dispatch_depth(int depth, Go&& go, FieldKindList<FieldKinds...> = {}) {
 // SM tiling in 2-D: the model's plan for a call (a launch of the chosen depth
 // per `depth` steps, the remainder as launches of compiled depths), and the
 // launches. Backend::automatic weighs the plan against the other strategies
-// (ebisu_cuda_backend.hpp).
-template <class Stencil, class ViewType, class... FieldKinds>
+// (ebisu_cuda_backend.hpp). NS state fields of NL levels (state.hpp);
+// FieldKinds: for NS x NL > 1 the NS * NL - 1 other state fields and levels
+// (NeighbourhoodField, state_ring.hpp) before the read-only fields.
+template <class Stencil, class ViewType, int NS, int NL, class... FieldKinds>
 struct SmTiling2D {
   using Scalar = typename ViewType::non_const_value_type;
   static constexpr bool slow_is_0 = std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>;
   using Tr = ebisu2d::Traits<Stencil, slow_is_0>;
-  using K = ebisu2d::Kernel<Stencil, Scalar, slow_is_0, Tr::max_depth, FieldKinds...>;  // register use of the deepest
   static constexpr int R = Stencil::radius;
   static constexpr int NF = static_cast<int>(sizeof...(FieldKinds));
+  static constexpr int NQ = NS * NL;         // state levels
+  static constexpr int NE = NQ - 1;          // other state fields and levels
+  static constexpr int NRO = NF - NE;        // read-only fields
+  static constexpr int RS = NL + 1;          // ring slots per state field
+  static constexpr int NB = NS * RS;         // state buffers
+  static_assert(NRO >= 0, "EbisuKokkos: SmTiling2D needs a kind for every other state field and level");
+  static constexpr int max_depth = Tr::max_depth_for(NQ);
+  static constexpr unsigned depth_mask = Tr::depth_mask_for(NQ);
+  using K = ebisu2d::Kernel<Stencil, Scalar, slow_is_0, max_depth, NS, NL, FieldKinds...>;  // register use of the deepest
   static constexpr ebisu2d::FieldKindList<FieldKinds...> kinds{};
 
   struct Plan {
@@ -648,8 +741,8 @@ struct SmTiling2D {
     KernelLimits2D lim;
     lim.cols_per_thread = ebisu2d::kCols;
     lim.max_threads = Tr::launch_threads(ebisu2d::kMaxThreads);
-    lim.max_depth = Tr::max_depth;
-    lim.depth_mask = Tr::depth_mask;
+    lim.max_depth = max_depth;
+    lim.depth_mask = depth_mask;
     lim.regs_per_thread = K::attributes().numRegs;
     // Fixed-block kernels: blocks per SM follow the registers of the depth that
     // runs (their launch bounds make room for three at depth <= 8). The others
@@ -658,19 +751,34 @@ struct SmTiling2D {
     // j2d9pt depth 4 at 3/SM 547 vs depth 6 at 2/SM 565 GCells/s; j2d25pt
     // depth 2 at 4/SM 267 vs depth 4 at 3/SM 312).
     if constexpr (Tr::block_threads > 0) {
-      ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(0, [&](auto kernel) {
+      ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(0, [&](auto kernel) {
         lim.regs_by_depth[decltype(kernel)::depth] = kernel.attributes().numRegs;
       }, kinds);
     }
-    lim.queue_slots = 2 * Tr::K + 2;
-    lim.planes_per_stage = Tr::planes_per_stage;
-    lim.smem_accesses_per_cell = Tr::smem_accesses_per_cell;
+    // Several fields or levels: a depth whose windows do not fit the registers
+    // (at the 255 cap, or spilling to local memory) is not a candidate (H200,
+    // Gray-Scott 4096^2 at depth 8: 255 registers, 170 GCells/s; depth 4: 154, 310).
+    unsigned usable_depths = depth_mask;
+    if constexpr (NQ > 1) {
+      ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(0, [&](auto kernel) {
+        constexpr int d = decltype(kernel)::depth;
+        const cudaFuncAttributes& a = kernel.attributes();
+        if (d > 1 && (a.localSizeBytes > 0 || a.numRegs >= 255)) usable_depths &= ~(1u << d);
+      }, kinds);
+      lim.depth_mask = usable_depths;
+    }
+    using Shape = ebisu2d::StreamShape<Tr, 1, NS, NL>;
+    lim.queue_slots = Shape::QL;
+    lim.planes_per_stage = NQ == 1 ? Tr::planes_per_stage : NS * Shape::QL * Tr::CX;
+    lim.smem_accesses_per_cell = NS * Tr::smem_accesses_per_cell;
     lim.prefetch_rows = ebisu2d::kPrefetchRows;
+    lim.state_fields = NS;
+    lim.state_levels = NL;
     // A field read over the footprint may touch its whole box (what the functor does not read, the compiler
     // drops): the distinct values of a thread's CX cells, (CX + 2R) columns x (2R + 1) rows, per cell.
     constexpr double box_reads = static_cast<double>((Tr::CX + 2 * R) * (2 * R + 1)) / Tr::CX;
-    lim.read_only_fields = NF;
-    lim.field_accesses_per_cell = (0.0 + ... + (FieldKinds::centre_only ? 1.0 : box_reads));
+    lim.read_only_fields = NRO;
+    lim.field_accesses_per_cell = (0.0 + ... + (FieldKinds::centre_only ? 1.0 : box_reads)) - NE * box_reads;
     if (K::attributes().maxThreadsPerBlock < lim.max_threads) lim.max_threads = K::attributes().maxThreadsPerBlock / 32 * 32;
 
     TuningKnobs knobs = policy.knobs();
@@ -686,7 +794,7 @@ struct SmTiling2D {
     // The remainder as a few launches of compiled depths (largest first).
     for (int rem = steps % depth; rem > 0;) {
       int d = rem;
-      while (d > 1 && !((Tr::depth_mask >> d) & 1u)) --d;
+      while (d > 1 && !((usable_depths >> d) & 1u)) --d;
       TuningKnobs rk = knobs;
       rk.temporal_depth = d;
       plan.remainder.push_back(choose_plan_2d(dev, sm, ns, nf, d, rk, lim));
@@ -699,12 +807,168 @@ struct SmTiling2D {
     return plan;
   }
 
-  /// fields: FieldViews of FieldKinds (NoFields when there are none).
+  /// One field on (u, scratch); fields: FieldViews of FieldKinds (NoFields
+  /// when there are none). The outcome says which of the two holds step T.
   template <class FieldSet = NoFields>
   static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
                             const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan,
                             const FieldSet& fields = FieldSet{}) {
-    static_assert(FieldSet::size == NF, "EbisuKokkos: SM tiling run with another set of fields than planned");
+    static_assert(NQ == 1, "EbisuKokkos: SmTiling2D::run is the single-field form (run_state otherwise)");
+    const ViewType ends[2] = {u, scratch};
+    StencilOutcome outcome = launches(label, policy, stencil, u, plan, fields, [&](int launch, int, int, Buffers& b) {
+      const ViewType& from = ends[launch % 2];
+      const ViewType& to = ends[(launch + 1) % 2];
+      b.src = from.data();
+      b.dst = to.data();
+      b.src_stride = static_cast<long>(from.stride(slow_is_0 ? 0 : 1));
+      b.dst_stride = static_cast<long>(to.stride(slow_is_0 ? 0 : 1));
+    });
+    outcome.result_in_scratch = outcome.report.launches % 2 == 1;
+    return outcome;
+  }
+
+  /// Why run_state cannot take these buffers (empty: it can).
+  static std::string state_refusal(const std::array<ViewType, NB>& ring) {
+    for (const ViewType& v : ring) {
+      if (v.span() != v.size()) return "SM tiling runs several state fields only on unpadded Views";
+    }
+    return "";
+  }
+
+  /// Several state fields or levels: the buffers in StateRing order (field
+  /// f's slot j at f * (NL + 1) + j, slot 0 its newest level); fields: the
+  /// read-only fields. On return field f's level l is in its ring slot T - l.
+  /// A launch reads NL levels of a field and writes up to NL new ones, which
+  /// must not land in a buffer another block may still read (blocks overlap
+  /// their halos): with NL >= 2 the ring's NL + 1 buffers are too few, so
+  /// NL - 1 more per field are borrowed for the call, and at the end the levels
+  /// are copied to the slots the ring expects where they are not already there.
+  template <class FieldSet>
+  static StencilOutcome run_state(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                                  const Stencil& stencil, const std::array<ViewType, NB>& ring, const Plan& plan,
+                                  const FieldSet& fields) {
+    constexpr int extra = NL - 1;    // borrowed buffers per field
+    constexpr int pool = RS + extra;  // ring slots, then the borrowed ones
+    const std::size_t cells = ring[0].size();
+    using Borrowed = Kokkos::View<Scalar*, typename ViewType::memory_space>;
+    Borrowed borrowed;
+    if (extra > 0) {
+      borrowed = Borrowed(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("EbisuKokkos::ebisu2d::levels")),
+                          cells * NS * extra);
+    }
+    const long stride = static_cast<long>(ring[0].stride(slow_is_0 ? 0 : 1));
+    auto buffer = [&](int f, int p) -> Scalar* {
+      return p < RS ? ring[f * RS + p].data() : borrowed.data() + (static_cast<std::size_t>(f) * extra + (p - RS)) * cells;
+    };
+    auto stride_of = [&](int f, int p) {
+      return p < RS ? static_cast<long>(ring[f * RS + p].stride(slow_is_0 ? 0 : 1)) : stride;
+    };
+    // at[l]: the pool slot of level l (the same for every field).
+    int at[NL];
+    for (int l = 0; l < NL; ++l) at[l] = ((-l) % RS + RS) % RS;
+    StencilOutcome outcome = launches(label, policy, stencil, ring[0], plan, fields, [&](int, int, int k, Buffers& b) {
+      bool used[pool] = {};
+      for (int l = 0; l < NL; ++l) used[at[l]] = true;
+      int next[NL];
+      for (int l = 0; l < NL; ++l) {
+        if (l < k) {
+          int p = 0;
+          while (used[p]) ++p;  // a free slot exists: NL read, at most NL written, 2 NL in the pool
+          used[p] = true;
+          next[l] = p;
+        } else {
+          next[l] = at[l - k];  // an input level, already in place
+        }
+      }
+      for (int q = 0; q < NQ; ++q) {
+        const int f = q / NL, l = q % NL;
+        b.state.in[q] = buffer(f, at[l]);
+        b.state.in_stride[q] = stride_of(f, at[l]);
+        b.state.out[q] = buffer(f, next[l]);
+        b.state.out_stride[q] = stride_of(f, next[l]);
+      }
+      b.src = b.state.in[0];
+      b.src_stride = b.state.in_stride[0];
+      b.dst = b.state.out[0];
+      b.dst_stride = b.state.out_stride[0];
+      for (int l = 0; l < NL; ++l) at[l] = next[l];
+    });
+    // Levels into the ring slots the caller's ring expects (T - l).
+    const int steps = policy.steps();
+    int copies = 0;
+    for (int guard = 0; guard < 2 * NL + 2; ++guard) {
+      int moved = -1;
+      for (int l = 0; l < NL && moved < 0; ++l) {
+        const int want = ((steps - l) % RS + RS) % RS;
+        if (at[l] == want) continue;
+        bool taken = false;
+        for (int o = 0; o < NL; ++o) taken = taken || at[o] == want;
+        if (!taken) moved = l;
+      }
+      if (moved < 0) {
+        // Every misplaced level wants a slot another level holds: park one of those in a free slot that no
+        // level wants (one exists: the pool has 2 NL slots, NL held).
+        for (int l = 0; l < NL && moved < 0; ++l) {
+          const int want = ((steps - l) % RS + RS) % RS;
+          if (at[l] != want) moved = l;
+        }
+        if (moved < 0) break;  // all in place
+        const int want = ((steps - moved) % RS + RS) % RS;
+        int holder = 0;
+        while (at[holder] != want) ++holder;
+        int free_slot = 0;
+        for (;; ++free_slot) {
+          bool held = false, wanted = false;
+          for (int o = 0; o < NL; ++o) {
+            held = held || at[o] == free_slot;
+            wanted = wanted || ((steps - o) % RS + RS) % RS == free_slot;
+          }
+          if (!held && !wanted) break;
+        }
+        copy_level(policy, buffer, cells, at[holder], free_slot);
+        at[holder] = free_slot;
+        ++copies;
+        continue;
+      }
+      const int want = ((steps - moved) % RS + RS) % RS;
+      copy_level(policy, buffer, cells, at[moved], want);
+      at[moved] = want;
+      ++copies;
+    }
+    outcome.report.plan += "; " + std::to_string(NS) + " state field(s) of " + std::to_string(NL) + " level(s)";
+    if (extra > 0) outcome.report.plan += ", " + std::to_string(NS * extra) + " level buffer(s) borrowed for the call";
+    if (copies > 0) outcome.report.plan += ", " + std::to_string(copies) + " level copy(ies) into the ring at the end";
+    // The borrowed buffers are freed on return: not before the policy's stream has used them.
+    if (extra > 0) policy.space().fence();
+    return outcome;
+  }
+
+ private:
+  struct Buffers {
+    const Scalar* src = nullptr;
+    Scalar* dst = nullptr;
+    long src_stride = 0, dst_stride = 0;
+    ebisu2d::StateRows<Scalar, NQ> state{};
+  };
+
+  // Every field's level in pool slot `from` to slot `to` (unpadded Views of one size).
+  template <class BufferOf>
+  static void copy_level(const StencilPolicy<Kokkos::Cuda>& policy, const BufferOf& buffer, std::size_t cells,
+                         int from, int to) {
+    for (int f = 0; f < NS; ++f) {
+      EBISU_CUDA_CHECK(cudaMemcpyAsync(buffer(f, to), buffer(f, from), cells * sizeof(Scalar), cudaMemcpyDeviceToDevice,
+                                       policy.space().cuda_stream()),
+                       "ebisu2d level copy");
+    }
+  }
+
+  // The call's launches and report; buffers_of(launch, done, depth, b)
+  // points b at the launch's buffers.
+  template <class FieldSet, class BuffersOf>
+  static StencilOutcome launches(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                                 const Stencil& stencil, const ViewType& u, const Plan& plan, const FieldSet& fields,
+                                 BuffersOf&& buffers_of) {
+    static_assert(FieldSet::size == NRO, "EbisuKokkos: SM tiling run with another set of fields than planned");
     StencilOutcome outcome;
     StencilReport& report = outcome.report;
     report.backend = Backend::ebisu;
@@ -715,25 +979,23 @@ struct SmTiling2D {
     const DeviceModel& dev = device_model(policy.space().cuda_device());
     const auto eval = stencil.template bind<Scalar, FieldKinds...>();
     const cudaStream_t stream = policy.space().cuda_stream();
-    ebisu2d::FieldRows<Scalar, NF> field_rows{};
-    if constexpr (NF > 0) {
-      for (int k = 0; k < NF; ++k) {
+    ebisu2d::FieldRows<Scalar, NRO> field_rows{};
+    if constexpr (NRO > 0) {
+      for (int k = 0; k < NRO; ++k) {
         field_rows.data[k] = fields.views[k].data();
         field_rows.stride[k] = static_cast<long>(fields.views[k].stride(slow_is_0 ? 0 : 1));
       }
     }
     Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu2d::" + label);
-    const Scalar* src = u.data();
-    Scalar* dst = scratch.data();
-    long src_stride = static_cast<long>(u.stride(slow_is_0 ? 0 : 1));
-    long dst_stride = static_cast<long>(scratch.stride(slow_is_0 ? 0 : 1));
-    bool in_scratch = false;
     const BoundaryRules& rules = policy.boundaries();
     const bool mapped = !rules.all_fixed();
+    int done = 0;
     auto launch = [&](const Plan2D& p) {
+      Buffers b;
+      buffers_of(report.launches, done, p.depth, b);
       ebisu2d::Geometry g;
-      g.src_stride = src_stride;
-      g.dst_stride = dst_stride;
+      g.src_stride = b.src_stride;
+      g.dst_stride = b.dst_stride;
       g.ns = ns;
       g.nf = nf;
       g.strips = p.strips;
@@ -746,21 +1008,16 @@ struct SmTiling2D {
         EBISU_CUDA_CHECK(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               static_cast<int>(p.smem_bytes)),
                          "ebisu2d_kernel");
-        function<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, src, dst, g, field_rows);
+        function<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, b.src, b.dst, g, field_rows, b.state);
         EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu2d_kernel");
       };
-      ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(p.depth, go, kinds);
+      ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(p.depth, go, kinds);
       ++report.launches;
-      in_scratch = !in_scratch;
-      std::swap(src_stride, dst_stride);
-      Scalar* next_dst = const_cast<Scalar*>(src);
-      src = dst;
-      dst = next_dst;
+      done += p.depth;
     };
     for (int i = 0; i < plan.full_launches; ++i) launch(plan.main);
     for (const Plan2D& p : plan.remainder) launch(p);
     Kokkos::Profiling::popRegion();
-    outcome.result_in_scratch = in_scratch;
 
     const int depth = plan.main.depth;
     const int steps = policy.steps();
@@ -773,24 +1030,30 @@ struct SmTiling2D {
       report.plan += " + 1 of depth " + std::to_string(p.depth) + " [" + p.describe() + "]";
     }
     int depth_regs = K::attributes().numRegs;
-    ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0>(depth, [&](auto kernel) { depth_regs = kernel.attributes().numRegs; }, kinds);
-    report.plan += "; regs/thread " + std::to_string(depth_regs) + " on " + dev.name;
+    std::size_t depth_local = 0;
+    ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(depth, [&](auto kernel) {
+      depth_regs = kernel.attributes().numRegs;
+      depth_local = kernel.attributes().localSizeBytes;
+    }, kinds);
+    report.plan += "; regs/thread " + std::to_string(depth_regs) +
+                   (depth_local > 0 ? ", local memory " + std::to_string(depth_local) + " B" : "") + " on " + dev.name;
     if (plan.block_knob_ignored) {
       report.plan += "; threads/tile_width knob ignored (radius-1 kernels are compiled for " +
                      std::to_string(Tr::block_threads) + "-thread blocks)";
     }
     if (Tr::partial_sums) report.plan += "; column partial sums exchanged";
-    if (NF > 0) report.plan += "; " + std::to_string(NF) + " read-only field queue(s) in shared memory";
+    if (NRO > 0) report.plan += "; " + std::to_string(NRO) + " read-only field queue(s) in shared memory";
     return outcome;
   }
 };
 
-/// SmTiling2D for the field kinds of a FieldViews (NoFields: none).
-template <class Stencil, class ViewType, class FieldSet>
+/// SmTiling2D for the field kinds of a FieldViews (NoFields: none); for
+/// several state fields or levels, FieldSet is the step's fields (StepFields).
+template <class Stencil, class ViewType, class FieldSet, int NS = 1, int NL = 1>
 struct SmTiling2DFor;
-template <class Stencil, class ViewType, class ConstView, class... Kinds>
-struct SmTiling2DFor<Stencil, ViewType, FieldViews<ConstView, Kinds...>> {
-  using type = SmTiling2D<Stencil, ViewType, Kinds...>;
+template <class Stencil, class ViewType, class ConstView, class... Kinds, int NS, int NL>
+struct SmTiling2DFor<Stencil, ViewType, FieldViews<ConstView, Kinds...>, NS, NL> {
+  using type = SmTiling2D<Stencil, ViewType, NS, NL, Kinds...>;
 };
 
 }  // namespace Cuda
