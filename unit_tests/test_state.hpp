@@ -341,6 +341,8 @@ TEST(TEST_CATEGORY, state_two_fields_two_levels_with_fields) {
 // of ring turns per replay, 3 buffers for two levels, 2 for one).
 TEST(TEST_CATEGORY, state_long_runs) {
   leapfrog_cases<TEST_EXECSPACE, double, Kokkos::LayoutRight, 2>({{{20, 17, 1}, 200}, {{20, 17, 1}, 131}});
+  std::vector<StateCase> gray_scott{{{16, 16, 1}, 201, edges_all(Edge::periodic)}};
+  std::vector<StateCase> mixed{{{11, 12, 1}, 150}};
 #ifdef KOKKOS_ENABLE_CUDA
   // 1-D on CUDA: more segments than the GPU holds at once, so blocks that load
   // late would read halos other blocks already overwrote, were it not for the
@@ -353,20 +355,19 @@ TEST(TEST_CATEGORY, state_long_runs) {
     leapfrog_cases<TEST_EXECSPACE, double, Kokkos::LayoutRight, 2>(
         {{{700, 611, 1}, 21}, {{523, 700, 1}, 16, edges_all(Edge::periodic)}});
     leapfrog_cases<TEST_EXECSPACE, float, Kokkos::LayoutLeft, 2>({{{517, 640, 1}, 13, edges_all(Edge::mirror)}});
-    const auto p = kGrayScottParameters;
-    const auto gs = EbisuKokkos::make_stencil<2, 1>(GrayScott<2>{p.du, p.dv, p.feed, p.kill, p.dt});
-    run_state_case<TEST_EXECSPACE, double, Kokkos::LayoutRight, 2, 1>("gray-scott", gs, gray_scott_update(2, p),
-                                                                      {{530, 610, 1}, 19, edges_all(Edge::periodic)});
-    const auto m = EbisuKokkos::make_stencil<2, 2>(Mixed<2>{});
-    run_state_case<TEST_EXECSPACE, double, Kokkos::LayoutLeft, 2, 2, true>("mixed", m, mixed_update(2), {{300, 520, 1}, 11});
+    gray_scott.push_back({{530, 610, 1}, 19, edges_all(Edge::periodic)});
+    mixed.push_back({{300, 520, 1}, 11});
   }
 #endif
   const auto p = kGrayScottParameters;
   const auto gs2 = EbisuKokkos::make_stencil<2, 1>(GrayScott<2>{p.du, p.dv, p.feed, p.kill, p.dt});
-  run_state_case<TEST_EXECSPACE, double, Kokkos::LayoutRight, 2, 1>("gray-scott", gs2, gray_scott_update(2, p),
-                                                                    {{16, 16, 1}, 201, edges_all(Edge::periodic)});
+  for (const StateCase& c : gray_scott) {
+    run_state_case<TEST_EXECSPACE, double, Kokkos::LayoutRight, 2, 1>("gray-scott", gs2, gray_scott_update(2, p), c);
+  }
   const auto m2 = EbisuKokkos::make_stencil<2, 2>(Mixed<2>{});
-  run_state_case<TEST_EXECSPACE, double, Kokkos::LayoutLeft, 2, 2, true>("mixed", m2, mixed_update(2), {{11, 12, 1}, 150});
+  for (const StateCase& c : mixed) {
+    run_state_case<TEST_EXECSPACE, double, Kokkos::LayoutLeft, 2, 2, true>("mixed", m2, mixed_update(2), c);
+  }
 }
 
 // The physics: for u^{n+1} - 2u^n + u^{n-1} = r2 L u^n on a periodic grid,
