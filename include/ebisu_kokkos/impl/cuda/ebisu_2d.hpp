@@ -43,6 +43,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <string>
@@ -236,7 +237,7 @@ struct CellAccessor {
 // reads field f's level l from the stream of step s-1-l: the newest rows of
 // a stage stream lag (R+1) rows per stage, those of the input do not, so a
 // read's age (rows behind the stream's newest) follows from (s, l).
-template <class Tr, int T, int NS, int NL>
+template <class Tr, int T, int NL>
 struct StreamShape {
   static constexpr int R = Tr::R, K = Tr::K;
   static constexpr int lag = R + 1;
@@ -246,7 +247,7 @@ struct StreamShape {
 };
 template <class Tr, int T, int NS, int NL, class Scalar, bool SlowIs0, int J, int S, int Q>
 struct StreamRead {
-  using Sh = StreamShape<Tr, T, NS, NL>;
+  using Sh = StreamShape<Tr, T, NL>;
   static constexpr int field = Q / NL, level = Q % NL;
   static constexpr int step = S - 1 - level;
   static constexpr int stream = step + NL - 1;
@@ -360,7 +361,7 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
   static_assert(NRO >= 0, "EbisuKokkos: ebisu2d_kernel needs a kind for every other state field and level");
   static_assert(!Tr::partial_sums || NQ == 1, "EbisuKokkos: partial sums are for one linear field");
   constexpr bool PS = Tr::partial_sums;
-  using Sh = StreamShape<Tr, T, NS, NL>;
+  using Sh = StreamShape<Tr, T, NL>;
   constexpr int WL = Sh::WL;      // W for one level
   constexpr int QL = Sh::QL;      // 2K + 2 for one level
   constexpr int NSTR = Sh::streams;
@@ -750,24 +751,18 @@ struct SmTiling2D {
     // of the runtime-sized radius-2 kernels measured slower, not faster (H200:
     // j2d9pt depth 4 at 3/SM 547 vs depth 6 at 2/SM 565 GCells/s; j2d25pt
     // depth 2 at 4/SM 267 vs depth 4 at 3/SM 312).
-    if constexpr (Tr::block_threads > 0) {
-      ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(0, [&](auto kernel) {
-        lim.regs_by_depth[decltype(kernel)::depth] = kernel.attributes().numRegs;
-      }, kinds);
-    }
     // Several fields or levels: a depth whose windows do not fit the registers
     // (at the 255 cap, or spilling to local memory) is not a candidate (H200,
     // Gray-Scott 4096^2 at depth 8: 255 registers, 170 GCells/s; depth 4: 154, 310).
     unsigned usable_depths = depth_mask;
-    if constexpr (NQ > 1) {
-      ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(0, [&](auto kernel) {
-        constexpr int d = decltype(kernel)::depth;
-        const cudaFuncAttributes& a = kernel.attributes();
-        if (d > 1 && (a.localSizeBytes > 0 || a.numRegs >= 255)) usable_depths &= ~(1u << d);
-      }, kinds);
-      lim.depth_mask = usable_depths;
-    }
-    using Shape = ebisu2d::StreamShape<Tr, 1, NS, NL>;
+    ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(0, [&](auto kernel) {
+      constexpr int d = decltype(kernel)::depth;
+      const cudaFuncAttributes& a = kernel.attributes();
+      if (Tr::block_threads > 0) lim.regs_by_depth[d] = a.numRegs;
+      if (NQ > 1 && d > 1 && (a.localSizeBytes > 0 || a.numRegs >= 255)) usable_depths &= ~(1u << d);
+    }, kinds);
+    lim.depth_mask = usable_depths;
+    using Shape = ebisu2d::StreamShape<Tr, 1, NL>;
     lim.queue_slots = Shape::QL;
     lim.planes_per_stage = NQ == 1 ? Tr::planes_per_stage : NS * Shape::QL * Tr::CX;
     lim.smem_accesses_per_cell = NS * Tr::smem_accesses_per_cell;
@@ -893,47 +888,36 @@ struct SmTiling2D {
       b.dst_stride = b.state.out_stride[0];
       for (int l = 0; l < NL; ++l) at[l] = next[l];
     });
-    // Levels into the ring slots the caller's ring expects (T - l).
-    const int steps = policy.steps();
+    // Levels into the ring slots the caller's ring expects (T - l): a misplaced level whose slot is free
+    // moves there; when every misplaced level's slot is held by another level, one holder is parked in
+    // a slot nobody holds or wants (one exists then: 2 NL slots, NL held, every wanted free slot taken).
+    int want[NL];
+    for (int l = 0; l < NL; ++l) want[l] = ((policy.steps() - l) % RS + RS) % RS;
+    auto holder = [&](int p) {
+      for (int l = 0; l < NL; ++l)
+        if (at[l] == p) return l;
+      return -1;
+    };
+    auto move = [&](int l, int to) {
+      copy_level(policy, buffer, cells, at[l], to);
+      at[l] = to;
+    };
     int copies = 0;
-    for (int guard = 0; guard < 2 * NL + 2; ++guard) {
-      int moved = -1;
-      for (int l = 0; l < NL && moved < 0; ++l) {
-        const int want = ((steps - l) % RS + RS) % RS;
-        if (at[l] == want) continue;
-        bool taken = false;
-        for (int o = 0; o < NL; ++o) taken = taken || at[o] == want;
-        if (!taken) moved = l;
+    for (;; ++copies) {
+      int misplaced = -1, free_target = -1;
+      for (int l = NL - 1; l >= 0; --l) {
+        if (at[l] == want[l]) continue;
+        misplaced = l;
+        if (holder(want[l]) < 0) free_target = l;
       }
-      if (moved < 0) {
-        // Every misplaced level wants a slot another level holds: park one of those in a free slot that no
-        // level wants (one exists: the pool has 2 NL slots, NL held).
-        for (int l = 0; l < NL && moved < 0; ++l) {
-          const int want = ((steps - l) % RS + RS) % RS;
-          if (at[l] != want) moved = l;
-        }
-        if (moved < 0) break;  // all in place
-        const int want = ((steps - moved) % RS + RS) % RS;
-        int holder = 0;
-        while (at[holder] != want) ++holder;
-        int free_slot = 0;
-        for (;; ++free_slot) {
-          bool held = false, wanted = false;
-          for (int o = 0; o < NL; ++o) {
-            held = held || at[o] == free_slot;
-            wanted = wanted || ((steps - o) % RS + RS) % RS == free_slot;
-          }
-          if (!held && !wanted) break;
-        }
-        copy_level(policy, buffer, cells, at[holder], free_slot);
-        at[holder] = free_slot;
-        ++copies;
-        continue;
+      if (misplaced < 0) break;
+      if (free_target >= 0) {
+        move(free_target, want[free_target]);
+      } else {
+        int park = 0;
+        while (holder(park) >= 0 || std::find(want, want + NL, park) != want + NL) ++park;
+        move(holder(want[misplaced]), park);
       }
-      const int want = ((steps - moved) % RS + RS) % RS;
-      copy_level(policy, buffer, cells, at[moved], want);
-      at[moved] = want;
-      ++copies;
     }
     outcome.report.plan += "; " + std::to_string(NS) + " state field(s) of " + std::to_string(NL) + " level(s)";
     if (extra > 0) outcome.report.plan += ", " + std::to_string(NS * extra) + " level buffer(s) borrowed for the call";
