@@ -29,10 +29,17 @@ constexpr bool compiles_depth(int depth, int max_depth) {
 #endif
 }
 /// The depths of `candidates` (bit d: depth d) that this build compiles.
-constexpr unsigned compiled_depths(unsigned candidates, int max_depth) {
+/// deepest_only: a check build compiles only max_depth (kernels with one
+/// window per field and stream, whose shallow depth adds no code path).
+constexpr unsigned compiled_depths(unsigned candidates, int max_depth, bool deepest_only = false) {
   unsigned m = 0;
   for (int d = 1; d <= max_depth && d < 32; ++d)
     if (((candidates >> d) & 1u) != 0 && compiles_depth(d, max_depth)) m |= 1u << d;
+#ifdef EBISU_KOKKOS_COMPILE_CHECK_ONLY
+  if (deepest_only && ((m >> max_depth) & 1u) != 0) m = 1u << max_depth;
+#else
+  (void)deepest_only;
+#endif
   return m;
 }
 

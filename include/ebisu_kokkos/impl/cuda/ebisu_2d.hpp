@@ -167,7 +167,7 @@ struct Traits : Geometry2D<Stencil, SlowIs0> {
   static constexpr int max_state_depth = G::R == 1 ? 8 : 4;
   static constexpr unsigned state_depth_mask =
       compiled_depths(G::R == 1 ? ((1u << 1) | (1u << 2) | (1u << 4) | (1u << 8)) : ((1u << 1) | (1u << 2) | (1u << 4)),
-                      max_state_depth);
+                      max_state_depth, /*deepest_only=*/true);
   static constexpr int max_depth_for(int levels) { return levels == 1 ? max_depth : max_state_depth; }
   static constexpr unsigned depth_mask_for(int levels) { return levels == 1 ? depth_mask : state_depth_mask; }
 };
