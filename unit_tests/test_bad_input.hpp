@@ -2,6 +2,8 @@
 // data untouched.
 #include "support/run_case.hpp"
 
+#include <cstdint>
+
 namespace ebisu_test {
 
 using Space = TEST_EXECSPACE;
@@ -85,6 +87,22 @@ TEST(TEST_CATEGORY, rejects_unallocated_views) {
   expect_rejected(
       [&] { EbisuKokkos::parallel_stencil("unset", EbisuKokkos::StencilPolicy<Space>(1), EbisuKokkos::presets::j2d5pt(), unset); },
       u, "u is not allocated");
+}
+
+// More than 2^31 cells is fine (cuda/test_large_domains.cpp), but one index
+// runs in 32 bits. Unmanaged Views over addresses that are never touched:
+// the check comes before anything reads or writes.
+TEST(TEST_CATEGORY, rejects_an_extent_beyond_2_31) {
+  using Huge = Kokkos::View<double*, Space::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const std::size_t n = (std::size_t(1) << 31) + 7;
+  Huge u(reinterpret_cast<double*>(std::uintptr_t(1) << 40), n), s(reinterpret_cast<double*>(std::uintptr_t(3) << 40), n);
+  try {
+    EbisuKokkos::parallel_stencil("huge", EbisuKokkos::StencilPolicy<Space>(1), EbisuKokkos::presets::j1d3pt(), u, s);
+    ADD_FAILURE() << "no exception for an extent of " << n;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("extent 2147483655 along index 0 exceeds 2^31-1"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(TEST_CATEGORY, rejects_wrong_number_of_coefficients) {

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -334,6 +335,12 @@ StencilOutcome run_generic_ring(const std::string& label, const StencilPolicy<Ex
     long interior = 1;
     for (int a = 0; a < rank; ++a) interior *= hi[a] - lo[a];
     form = generic_step_form(space, interior, policy.knobs().generic_step);
+    // The flat form numbers the cells in 32 bits (its index arithmetic is what
+    // makes it cheap); larger interiors take the tiled form.
+    if (form == GenericStep::flat && interior > static_cast<long>(INT32_MAX)) {
+      form = GenericStep::tiled_4cells;
+      report.plan += ", flat form not taken (more than 2^31-1 interior cells)";
+    }
   }
   if constexpr (!runs_on_host<ExecSpace> && rank >= 2) {
     constexpr bool right = std::is_same_v<Layout, Kokkos::LayoutRight>;

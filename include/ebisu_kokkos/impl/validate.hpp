@@ -84,8 +84,13 @@ void check_arguments(const std::string& label, int steps, const ViewType& u, con
                          std::to_string(2 * radius + 1) + ")");
     }
   }
-  if (u.size() > static_cast<size_t>(INT32_MAX)) {
-    invalid(label, "u has " + std::to_string(u.size()) + " cells; more than 2^31-1 cells is not supported");
+  // Domains may exceed 2^31 cells (offsets into a View are 64-bit in every
+  // path); one index runs in 32 bits, so each extent must stay below 2^31.
+  for (int a = 0; a < rank; ++a) {
+    if (u.extent(a) > static_cast<size_t>(INT32_MAX)) {
+      invalid(label, "u's extent " + std::to_string(u.extent(a)) + " along index " + std::to_string(a) +
+                         " exceeds 2^31-1 (the most along one index)");
+    }
   }
   using T = typename ViewType::value_type;
   const auto* u_begin = reinterpret_cast<const char*>(u.data());
