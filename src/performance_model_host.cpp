@@ -55,22 +55,34 @@ long loaded_width(long n, long t, long h, int r, const Boundary (&side)[2]) {
   return std::min(n + beyond, t + 2 * h);
 }
 
-// 1-D: two buffers of a tile plus its halos in half of L2, at least 16 halos
-// long, and at least 4 tiles per thread where the line allows.
+// Memory traffic per owned cell update. Plain path: every step reads the
+// state and each field and writes the state. Blocked: every `depth` steps a
+// work item reads its loaded cells (owned x redundancy) of the state and of
+// each field and writes its owned cells.
+void count_traffic(PlanHost& p, const StencilModel& s, int fields) {
+  p.field_rings = fields;
+  p.plain_bytes_per_update = (2.0 + fields) * s.scalar_bytes;
+  p.bytes_per_update = ((1.0 + fields) * p.redundancy + 1.0) * s.scalar_bytes / p.depth;
+}
+
+// 1-D: two buffers of a tile plus its halos and one tile per field in half of
+// L2, at least 16 halos long, and at least 4 tiles per thread where the line allows.
 PlanHost plan_line(const HostMachine& m, const StencilModel& s, long n, int steps, int depth,
-                   const TuningKnobs& knobs, bool forced, const BoundaryRules& edges) {
+                   const TuningKnobs& knobs, bool forced, const BoundaryRules& edges, int fields) {
   PlanHost p;
   p.depth = depth;
   const long h = static_cast<long>(depth) * s.radius;
-  const long fit = std::max(1L, static_cast<long>(kL2Share * m.l2_bytes) / (2L * s.scalar_bytes) - 2 * h);
+  const long tiles = 2L + fields;
+  const long fit = std::max(1L, static_cast<long>(kL2Share * m.l2_bytes) / (tiles * s.scalar_bytes) - 2 * h);
   long tile = knobs.tile_width > 0 ? knobs.tile_width : std::min(fit, std::max(16 * h, ceil_div(n, 4L * m.threads)));
   tile = std::max(1L, std::min(tile, n));
   p.tile[0] = static_cast<int>(tile);
   p.items_per_axis[0] = static_cast<int>(ceil_div(n, tile));
   p.items = p.items_per_axis[0];
   const long w = loaded_width(n, tile, h, s.radius, edges.side[0]);
-  p.ring_bytes = 2 * w * s.scalar_bytes;
+  p.ring_bytes = tiles * w * s.scalar_bytes;
   p.redundancy = static_cast<double>(w) / tile;
+  count_traffic(p, s, fields);
   p.blocked = true;
   p.reason = forced ? "Backend::ebisu" : "model";
   if (!forced) {
@@ -80,12 +92,15 @@ PlanHost plan_line(const HostMachine& m, const StencilModel& s, long n, int step
     } else if (p.redundancy > kMaxRedundancy) {
       p.blocked = false;
       p.reason = "tiles too small for the halo";
-    } else if (2.0 * n * s.scalar_bytes <= static_cast<double>(m.l2_bytes) * m.threads) {
+    } else if ((2.0 + fields) * n * s.scalar_bytes <= static_cast<double>(m.l2_bytes) * m.threads) {
       p.blocked = false;
       p.reason = "the field fits in the cores' L2 caches";
     } else if (p.items < m.threads) {
       p.blocked = false;
       p.reason = "too few work items for the threads";
+    } else if (p.bytes_per_update >= p.plain_bytes_per_update) {
+      p.blocked = false;
+      p.reason = "no memory traffic saved";
     }
   }
   if (knobs.threads > 0) p.reason += "; threads knob ignored (one thread per work item)";
@@ -104,22 +119,24 @@ HostMachine host_machine(int threads) {
 }
 
 std::string PlanHost::describe() const {
-  char buf[320];
+  char buf[400];
   if (!blocked) {
     std::snprintf(buf, sizeof buf, "host blocking not used: %s", reason.c_str());
     return buf;
   }
   std::snprintf(buf, sizeof buf,
                 "host temporal blocking: depth %d, %d work items (%d x %d x %d) of %d x %d x %d cells, "
-                "rings %ld KB per thread, redundancy %.2f (%s)",
+                "rings %ld KB per thread (%d read-only field rings), redundancy %.2f, memory %.1f B per update "
+                "(plain %.1f) (%s)",
                 depth, items, items_per_axis[0], items_per_axis[1], items_per_axis[2], tile[0], tile[1], tile[2],
-                ring_bytes / 1024, redundancy, reason.c_str());
+                ring_bytes / 1024, field_rings, redundancy, bytes_per_update, plain_bytes_per_update, reason.c_str());
   return boundaries.empty() ? std::string(buf) : std::string(buf) + ", " + boundaries;
 }
 
 PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const long (&n)[3], int steps,
-                          const TuningKnobs& knobs, bool forced, const BoundaryRules& edges) {
+                          const TuningKnobs& knobs, bool forced, const BoundaryRules& edges, int fields) {
   PlanHost p;
+  p.field_rings = fields;
   const int r = s.radius;
   const bool has_mid = s.rank == 3;
   if (steps < 2 && !forced) {
@@ -130,12 +147,14 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
   depth = std::max(1, std::min(depth, std::max(1, steps)));
   const long budget = static_cast<long>(kL2Share * m.l2_bytes);
 
-  if (s.rank == 1) return plan_line(m, s, n[0], steps, depth, knobs, forced, edges);
+  if (s.rank == 1) return plan_line(m, s, n[0], steps, depth, knobs, forced, edges, fields);
   // Widest cross-section tile whose rings fit the budget, at the deepest depth
   // that fits (a knob's depth is kept unless nothing fits).
   for (; depth >= 1; --depth) {
     const int h = depth * r;
-    const long planes = static_cast<long>(depth) * (2 * r + 1) + 1;
+    // The state's rings (2R+1 planes per stage, the output plane) and one ring
+    // of (depth+1) R + 1 planes per read-only field (ebisu_host.hpp).
+    const long planes = static_cast<long>(depth) * (2 * r + 1) + 1 + static_cast<long>(fields) * ((depth + 1) * r + 1);
     double best = 0;
     // Tile knobs (fast: tile_width, middle: tile_height) fix that extent.
     const long fixed_f = knobs.tile_width > 0 ? std::min<long>(n[2], knobs.tile_width) : 0;
@@ -185,6 +204,7 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
   const Boundary slow[2] = {edges.side[0][0] == Boundary::mirror ? Boundary::fixed : edges.side[0][0],
                             edges.side[0][1] == Boundary::mirror ? Boundary::fixed : edges.side[0][1]};
   p.redundancy *= static_cast<double>(loaded_width(n[0], p.tile[0], h, r, slow)) / p.tile[0];
+  count_traffic(p, s, fields);
 
   if (forced) {
     p.blocked = true;
@@ -192,13 +212,16 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
     if (knobs.threads > 0) p.reason += "; threads knob ignored (one thread per work item)";
   } else if (p.redundancy > kMaxRedundancy) {
     p.reason = "tiles too small for the halo (redundancy " + std::to_string(p.redundancy) + ")";
-  } else if (2.0 * static_cast<double>(n[0]) * n[1] * n[2] * s.scalar_bytes <=
+  } else if ((2.0 + fields) * static_cast<double>(n[0]) * n[1] * n[2] * s.scalar_bytes <=
              static_cast<double>(m.l2_bytes) * m.threads) {
-    // Both buffers fit in the cores' L2 caches: the plain sweep is not
-    // memory-bound, and blocking would only add its redundant work.
+    // Both buffers and the read-only fields fit in the cores' L2 caches: the
+    // plain sweep is not memory-bound, and blocking would only add its redundant work.
     p.reason = "the field fits in the cores' L2 caches";
   } else if (p.items < m.threads) {
     p.reason = "too few work items for the threads";
+  } else if (p.bytes_per_update >= p.plain_bytes_per_update) {
+    // Rings that fit only at depth 1 (many fields, wide halos) save no memory traffic.
+    p.reason = "no memory traffic saved at depth " + std::to_string(p.depth);
   } else {
     p.blocked = true;
     p.reason = "model";

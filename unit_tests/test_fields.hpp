@@ -6,35 +6,51 @@
 // DoubleBuffer one with const fields), float and double, T = 0, 1 and odd,
 // tiny extents (2 x radius + 1), periodic and mirror sides, Backend::automatic
 // and generic, a KOKKOS_LAMBDA taking both kinds of field, and the bad input.
+// Where Backend::ebisu is the host blocked path (Serial, OpenMP) every field
+// stencil also runs it forced: domains smaller than a tile, T not a multiple
+// of the depth, several tiles across and several runs along the streamed axis.
 #include "support/field_cases.hpp"
 
 #include <ebisu_kokkos/ebisu_kokkos.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <string>
 #include <utility>
 #include <vector>
 
 namespace ebisu_test {
 namespace field_tests {
 
+// Plan knobs of a forced run (0: the plan's choice).
+struct FieldKnobs {
+  int depth = 0, tile_width = 0, tile_height = 0;
+};
+
 // One run against the reference: the plain form with the Views as they are,
 // or the DoubleBuffer form with const-data field Views.
 template <class Space, class Scalar, class Layout, class Stencil, bool... Centre>
-void run_fields_case(const std::string& name, const Stencil& stencil, Kinds<Centre...>, const FieldsUpdate& update,
-                     const FieldMaker& make_fields, const Extents& n, int steps, const Edges& edges, Backend backend,
-                     bool double_buffer) {
+EbisuKokkos::StencilReport run_fields_case(const std::string& name, const Stencil& stencil, Kinds<Centre...>,
+                                           const FieldsUpdate& update, const FieldMaker& make_fields, const Extents& n,
+                                           int steps, const Edges& edges, Backend backend, bool double_buffer,
+                                           const FieldKnobs& knobs = {}) {
   constexpr int rank = Stencil::rank;
   constexpr std::size_t count = sizeof...(Centre);
   using V = TestView<Scalar, rank, Layout, Space>;
   SCOPED_TRACE(name + " " + describe({n, steps}, rank) + " sides " + describe_edges(edges) + " backend " +
                EbisuKokkos::to_string(backend) + (std::is_same_v<Scalar, float> ? " float" : " double") +
                (std::is_same_v<Layout, Kokkos::LayoutLeft> ? " LayoutLeft" : " LayoutRight") +
-               (double_buffer ? " DoubleBuffer, const fields" : ""));
+               (double_buffer ? " DoubleBuffer, const fields" : "") + " knobs depth " + std::to_string(knobs.depth) +
+               " tile " + std::to_string(knobs.tile_height) + "x" + std::to_string(knobs.tile_width));
   const Field init = random_field(n, 71u + steps);
   const std::vector<Field> field_init = make_fields(n);
-  ASSERT_EQ(field_init.size(), count);
+  if (field_init.size() != count) {
+    ADD_FAILURE() << "the field maker made " << field_init.size() << " fields, the stencil takes " << count;
+    return {};
+  }
   const Field ref = reference_run_with_fields(init, field_init, rank, Stencil::radius, update, steps, edges);
   V u = make_view<V>("u", n), x = make_view<V>("x", n);
   upload(u, init);
@@ -46,6 +62,7 @@ void run_fields_case(const std::string& name, const Stencil& stencil, Kinds<Cent
   }
   EbisuKokkos::StencilPolicy<Space> policy(steps);
   policy.set_backend(backend).set_print_plan(std::getenv("EBISU_TEST_PRINT_PLAN") != nullptr);
+  policy.set_temporal_depth(knobs.depth).set_tile_width(knobs.tile_width).set_tile_height(knobs.tile_height);
   for (int a = 0; a < rank; ++a) {
     policy.set_boundary(a, EbisuKokkos::Side::low, to_boundary(edges[a][0]))
         .set_boundary(a, EbisuKokkos::Side::high, to_boundary(edges[a][1]));
@@ -78,6 +95,101 @@ void run_fields_case(const std::string& name, const Stencil& stencil, Kinds<Cent
     }
   } else if (backend == Backend::generic) {
     EXPECT_EQ(report.backend, Backend::generic) << report.plan;
+  } else if (backend == Backend::ebisu) {
+    EXPECT_EQ(report.backend, Backend::ebisu) << report.plan;
+  }
+  return report;
+}
+
+// True where Backend::ebisu is the host blocked path and takes read-only
+// fields for this stencil and View type (the CUDA kernels' forced field runs:
+// unit_tests/cuda/test_field_kernels.cpp).
+template <class Space, class Stencil, class Scalar, class Layout>
+constexpr bool host_blocking_takes_fields() {
+  using V = TestView<Scalar, Stencil::rank, Layout, Space>;
+  using B = EbisuKokkos::Impl::EbisuBackend<Space, Stencil, V>;
+  return EbisuKokkos::Impl::runs_on_host<Space> && B::available && EbisuKokkos::Impl::backend_takes_fields<B>::value;
+}
+
+// Work items of a blocked plan along (slow, middle, fast), read from report.plan.
+inline std::array<int, 3> planned_items(const std::string& plan) {
+  std::array<int, 3> items{0, 0, 0};
+  const std::size_t at = plan.find("work items (");
+  if (at != std::string::npos) {
+    std::sscanf(plan.c_str() + at, "work items (%d x %d x %d)", &items[0], &items[1], &items[2]);
+  }
+  return items;
+}
+
+// One forced run of the host blocked path: the backend, the field rings and,
+// with a depth knob, the launches (T need not be a multiple of the depth).
+template <class Space, class Scalar, class Layout, class Stencil, class K>
+EbisuKokkos::StencilReport blocked_fields_case(const std::string& name, const Stencil& stencil, K kinds,
+                                               const FieldsUpdate& update, const FieldMaker& make_fields,
+                                               const Extents& n, int steps, const Edges& edges, bool double_buffer,
+                                               const FieldKnobs& knobs = {}) {
+  const EbisuKokkos::StencilReport report = run_fields_case<Space, Scalar, Layout>(
+      name, stencil, kinds, update, make_fields, n, steps, edges, Backend::ebisu, double_buffer, knobs);
+  const std::size_t count = make_fields(n).size();
+  EXPECT_NE(report.plan.find("(" + std::to_string(count) + " read-only field rings)"), std::string::npos)
+      << report.plan;
+  if (steps > 0 && knobs.depth > 0) {
+    EXPECT_EQ(report.temporal_depth, std::min(knobs.depth, steps)) << report.plan;
+    EXPECT_EQ(report.launches, (steps + report.temporal_depth - 1) / report.temporal_depth) << report.plan;
+  }
+  return report;
+}
+
+// The forced blocked path with fields for every boundary set: 2r+1 and odd
+// extents (one tile, smaller than the plan's), T = 0, 1, 7 and T not a
+// multiple of the depth knob, both layouts and call forms, float, and a
+// domain cut into several tiles across and several runs along the streamed axis.
+template <class Space, bool WithFloat, class Stencil, class K>
+void check_fields_blocked(const std::string& name, const Stencil& stencil, K kinds, const FieldsUpdate& update,
+                          const FieldMaker& make_fields, const std::vector<Edges>& edge_sets) {
+  using Right = Kokkos::LayoutRight;
+  using Left = Kokkos::LayoutLeft;
+  if constexpr (host_blocking_takes_fields<Space, Stencil, double, Right>()) {
+    constexpr int rank = Stencil::rank, r = Stencil::radius;
+    const Extents tiny{2 * r + 1, rank >= 2 ? 2 * r + 1 : 1, rank >= 3 ? 2 * r + 1 : 1};
+    const Extents odd{rank == 1 ? 37 : 13, rank >= 2 ? 10 : 1, rank >= 3 ? 7 : 1};
+    // Long along the streamed axis (View index 0 for LayoutRight, the last for LayoutLeft).
+    const Extents long_right{rank == 1 ? 61 : rank == 2 ? 150 : 100, rank == 2 ? 23 : rank == 3 ? 7 : 1,
+                             rank == 3 ? 9 : 1};
+    const Extents long_left{rank == 1 ? 61 : rank == 2 ? 23 : 9, rank == 2 ? 150 : rank == 3 ? 7 : 1,
+                            rank == 3 ? 100 : 1};
+    // Narrow tiles across (several), or in 3-D one tile across and runs only.
+    const FieldKnobs several = rank == 3 ? FieldKnobs{3, 64, 64} : FieldKnobs{3, 8, 0};
+    const FieldKnobs narrow3d{2, 4, 3};
+    for (const Edges& edges : edge_sets) {
+      for (int steps : {0, 1, 7}) {
+        blocked_fields_case<Space, double, Right>(name, stencil, kinds, update, make_fields, tiny, steps, edges, false);
+      }
+      blocked_fields_case<Space, double, Left>(name, stencil, kinds, update, make_fields, tiny, 9, edges, true, {4});
+      blocked_fields_case<Space, double, Right>(name, stencil, kinds, update, make_fields, odd, 7, edges, false, {3});
+      blocked_fields_case<Space, double, Left>(name, stencil, kinds, update, make_fields, odd, 5, edges, true, {2});
+      for (const bool right : {true, false}) {
+        const EbisuKokkos::StencilReport report =
+            right ? blocked_fields_case<Space, double, Right>(name, stencil, kinds, update, make_fields, long_right, 11,
+                                                              edges, false, several)
+                  : blocked_fields_case<Space, double, Left>(name, stencil, kinds, update, make_fields, long_left, 10,
+                                                             edges, true, several);
+        const std::array<int, 3> items = planned_items(report.plan);
+        EXPECT_GE(items[0], 2) << "several runs along the streamed axis: " << report.plan;
+        if (rank == 2) EXPECT_GE(items[2], 2) << "several tiles across: " << report.plan;
+      }
+      if constexpr (rank == 3) {
+        const EbisuKokkos::StencilReport report = blocked_fields_case<Space, double, Right>(
+            name, stencil, kinds, update, make_fields, {14, 11, 13}, 7, edges, false, narrow3d);
+        const std::array<int, 3> items = planned_items(report.plan);
+        EXPECT_GE(items[1] * items[2], 4) << "several tiles across: " << report.plan;
+      }
+      if constexpr (WithFloat) {
+        blocked_fields_case<Space, float, Left>(name, stencil, kinds, update, make_fields, odd, 7, edges, false, {3});
+        blocked_fields_case<Space, float, Right>(name, stencil, kinds, update, make_fields, long_right, 9, edges, true,
+                                                 several);
+      }
+    }
   }
 }
 
@@ -104,6 +216,7 @@ void check_fields_stencil(const std::string& name, const Stencil& stencil, K kin
       }
     }
   }
+  check_fields_blocked<Space, WithFloat>(name, stencil, kinds, update, make_fields, edge_sets);
 }
 
 inline std::vector<Edges> fixed_only() { return {edges_all(Edge::fixed)}; }
@@ -148,6 +261,12 @@ TEST(TEST_CATEGORY, fields_read_at_radius_2) {
                                        Full1{}, weighted_average_update(2, 2), random_fields(1, 1), with_boundary_rules());
   check_fields_stencil<TEST_EXECSPACE>("average3d_r1", EbisuKokkos::make_stencil<3, 1>(FieldWeightedAverage<3, 1>{}),
                                        Full1{}, weighted_average_update(3, 1), random_fields(1, 1), fixed_only());
+  // The host blocked path also with periodic and mirror sides in 3-D: this field read off-centre
+  // at a mirror side shows a field window or ghost that is not reflected (variable heat cannot:
+  // its flux through a mirror face is zero whatever the field there).
+  check_fields_blocked<TEST_EXECSPACE, false>("average3d_r1", EbisuKokkos::make_stencil<3, 1>(FieldWeightedAverage<3, 1>{}),
+                                              Full1{}, weighted_average_update(3, 1), random_fields(1, 1),
+                                              with_boundary_rules());
 }
 
 TEST(TEST_CATEGORY, fields_source_term) {
@@ -331,7 +450,11 @@ TEST(TEST_CATEGORY, fields_bad_input) {
   forced.set_backend(Backend::ebisu);
   using Ebisu = EbisuKokkos::Impl::EbisuBackend<Space, decltype(stencil), V>;
   if constexpr (Ebisu::available && EbisuKokkos::Impl::backend_takes_fields<Ebisu>::value) {
-    // (the kernels take fields here: unit_tests/cuda/test_field_kernels.cpp)
+    // The kernels take fields here (the host blocked path: above; CUDA:
+    // unit_tests/cuda/test_field_kernels.cpp), and refuse bad ones before anything runs as well.
+    expect_rejected([&] { EbisuKokkos::parallel_stencil("bad", forced, stencil, u, x, fields(wide)); },
+                    "field 0 (\"wide\") has extents (8, 10) but u has extents (8, 9)");
+    expect_rejected([&] { EbisuKokkos::parallel_stencil("bad", forced, stencil, u, x, fields(x)); }, "aliases scratch");
   } else if constexpr (Ebisu::available) {
     expect_rejected([&] { EbisuKokkos::parallel_stencil("bad", forced, stencil, u, x, fields(k)); },
                     "Backend::ebisu was requested with read-only fields");

@@ -132,6 +132,62 @@ TEST(PerformanceModelHost, PeriodicAndMirrorSidesWidenTheTilesThatReachThem) {
   EXPECT_NE(named.describe().find("periodic axis 1"), std::string::npos) << named.describe();
 }
 
+// Read-only fields: one ring each of (depth+1) R + 1 planes beside the
+// state's rings (so tiles or depth shrink to stay in L2), read once per launch
+// like the state; the plain path reads them every step.
+TEST(PerformanceModelHost, ReadOnlyFieldsAddRingsAndTraffic) {
+  const HostMachine m = xeon(2);
+  const StencilModel s = stencil_model<decltype(presets::j2d5pt())>(8);
+  const long n[3] = {2048, 1, 2048};
+  TuningKnobs k;
+  k.temporal_depth = 4;
+  k.tile_width = 512;  // loaded width 512 + 2 x 4 (halo 4): 520 cells
+  const PlanHost none = choose_plan_host(m, s, n, 32, k, false);
+  const PlanHost two = choose_plan_host(m, s, n, 32, k, false, BoundaryRules{}, 2);
+  ASSERT_TRUE(none.blocked && two.blocked) << two.describe();
+  EXPECT_EQ(none.ring_bytes, (4 * 3 + 1) * 520 * 8);
+  EXPECT_EQ(two.ring_bytes, (4 * 3 + 1 + 2 * (5 * 1 + 1)) * 520 * 8);
+  EXPECT_EQ(two.field_rings, 2);
+  EXPECT_NE(two.describe().find("(2 read-only field rings)"), std::string::npos) << two.describe();
+  EXPECT_DOUBLE_EQ(none.plain_bytes_per_update, 16.0);
+  EXPECT_DOUBLE_EQ(two.plain_bytes_per_update, 32.0);
+  EXPECT_DOUBLE_EQ(two.bytes_per_update, (3.0 * two.redundancy + 1.0) * 8.0 / 4);
+  // Without knobs the rings of many fields shrink the tile or the depth to stay within half of L2.
+  const PlanHost free_none = choose_plan_host(m, s, n, 32, TuningKnobs{}, false);
+  const PlanHost free_many = choose_plan_host(m, s, n, 32, TuningKnobs{}, false, BoundaryRules{}, 8);
+  ASSERT_TRUE(free_none.blocked && free_many.blocked) << free_many.describe();
+  EXPECT_LE(free_many.ring_bytes, m.l2_bytes / 2);
+  EXPECT_LT(static_cast<long>(free_many.depth) * free_many.tile[2], static_cast<long>(free_none.depth) * free_none.tile[2]);
+  // Fields count towards the data that fits in the L2 caches: 2 x 256^2 x 8 B
+  // buffers fit two 1 MB L2s, with three fields more they do not.
+  const long mid[3] = {256, 1, 256};
+  EXPECT_FALSE(choose_plan_host(m, s, mid, 32, TuningKnobs{}, false).blocked);
+  const PlanHost three = choose_plan_host(m, s, mid, 32, TuningKnobs{}, false, BoundaryRules{}, 3);
+  EXPECT_TRUE(three.blocked) << three.describe();
+  // 1-D: one more tile per field.
+  const StencilModel line = stencil_model<decltype(presets::j1d3pt())>(8);
+  const long n1[3] = {1L << 24, 1, 1};
+  const PlanHost l0 = choose_plan_host(m, line, n1, 32, TuningKnobs{}, false);
+  const PlanHost l1 = choose_plan_host(m, line, n1, 32, TuningKnobs{}, false, BoundaryRules{}, 1);
+  ASSERT_TRUE(l0.blocked && l1.blocked);
+  EXPECT_EQ(l1.ring_bytes % 3, 0);
+  EXPECT_LE(l1.ring_bytes, m.l2_bytes / 2);
+  EXPECT_EQ(l1.field_rings, 1);
+}
+
+// At depth 1 blocking reads every loaded cell once per step: no traffic saved, the plain path is kept.
+TEST(PerformanceModelHost, DepthOneSavesNoTraffic) {
+  const HostMachine m = xeon(2);
+  const StencilModel s = stencil_model<decltype(presets::j2d5pt())>(8);
+  const long n[3] = {4096, 1, 4096};
+  TuningKnobs k;
+  k.temporal_depth = 1;
+  const PlanHost p = choose_plan_host(m, s, n, 32, k, false, BoundaryRules{}, 1);
+  EXPECT_FALSE(p.blocked) << p.describe();
+  EXPECT_NE(p.describe().find("no memory traffic saved"), std::string::npos) << p.describe();
+  EXPECT_TRUE(choose_plan_host(m, s, n, 32, k, true, BoundaryRules{}, 1).blocked);  // forced: still blocked
+}
+
 TEST(PerformanceModelHost, ReadsThisMachinesCaches) {
   const HostMachine m = host_machine(3);
   EXPECT_EQ(m.threads, 3);

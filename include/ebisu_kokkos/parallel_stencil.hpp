@@ -81,7 +81,7 @@ StencilOutcome dispatch_stencil(const std::string& label, const StencilPolicy<Ex
                        " (Backend::automatic or generic run them on the generic path)");
   }
   // Read-only fields go to the EBISU backend where it takes them (EbisuBackend::takes_fields:
-  // the CUDA kernels; docs/design-fields-boundaries-state.md).
+  // the CUDA kernels and the host blocked path; docs/design-fields-boundaries-state.md).
   constexpr bool ebisu_takes_fields = backend_takes_fields<Ebisu>::value;
   if (policy.backend() == Backend::ebisu && has_fields && !ebisu_takes_fields) {
     invalid(label,

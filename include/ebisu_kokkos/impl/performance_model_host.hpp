@@ -12,6 +12,8 @@
 // halo columns (H on each side of the tile) and the pipeline fill at each end
 // of a run (H rows). Periodic and mirror sides widen the tiles that reach them
 // (wrap-around halos of H cells, mirror ghosts of R cells): `edges`.
+// Read-only fields (constant in time) add one ring each of (depth+1) R + 1
+// rows: read from memory once per launch like the state, kept in L2 with it.
 // The machine's cache sizes and thread count are read at run time. Pure C++.
 
 #include <ebisu_kokkos/impl/performance_model.hpp>
@@ -40,7 +42,10 @@ struct PlanHost {
   int tile[3] = {1, 1, 1};   ///< owned cells of a work item along (slow run, middle, fast)
   int items = 0;
   int items_per_axis[3] = {1, 1, 1};
-  long ring_bytes = 0;       ///< per work item (per thread)
+  long ring_bytes = 0;       ///< per work item (per thread), the field rings included
+  int field_rings = 0;       ///< one per read-only field (a field tile in 1-D)
+  double bytes_per_update = 0;        ///< memory traffic per owned cell update, blocked (state + fields)
+  double plain_bytes_per_update = 0;  ///< the same for the plain per-step path
   double redundancy = 1;     ///< computed / owned cell updates
   std::string boundaries;    ///< periodic / mirror sides in the plan's words (empty: a fixed frame)
   std::string describe() const;
@@ -50,8 +55,10 @@ struct PlanHost {
 /// forced: Backend::ebisu (plan a blocked run even where the plain path is expected to win).
 /// edges: the boundary rules in kernel axis order (a tile reaching a periodic side loads H
 /// wrap-around cells beyond it, one reaching a mirror side R ghost cells).
+/// fields: read-only fields of the call (each one more ring in L2 and one more read per update).
 PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const long (&n)[3], int steps,
-                          const TuningKnobs& knobs, bool forced, const BoundaryRules& edges = BoundaryRules{});
+                          const TuningKnobs& knobs, bool forced, const BoundaryRules& edges = BoundaryRules{},
+                          int fields = 0);
 
 }  // namespace Impl
 }  // namespace EbisuKokkos

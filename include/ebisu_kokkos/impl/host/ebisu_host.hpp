@@ -30,12 +30,20 @@
 //    stencil does not keep a reflected field reflected. Along the streamed axis
 //    the ghost rows are not stored: the row window points at the reflected rows.
 // The inner loop of a stage is the same for every rule: no per-cell branch.
-// Plan (depth, tiles, runs): performance_model_host.
+// Read-only fields (impl/fields.hpp) are constant in time: each has a ring of
+// (depth+1) R + 1 rows of the loaded cross-section (rows y - (depth+1) R .. y,
+// row y loaded with input row y through the same load path and boundary map,
+// mirror ghosts included, never refilled), and stage k computing row c reads
+// a row window of its rows c-R .. c+R (reflected at a streamed mirror side as
+// the state's is). So a field is read from memory once per launch, like the
+// state. In 1-D a field is one more tile of the widened extent, loaded once.
+// Plan (depth, tiles, runs, the field rings in L2): performance_model_host.
 
 #include <ebisu_kokkos/impl/axis_map.hpp>
 #include <ebisu_kokkos/impl/boundary.hpp>
 #include <ebisu_kokkos/impl/compat.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
+#include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/generic_backend.hpp>
 #include <ebisu_kokkos/impl/performance_model_host.hpp>
 #include <ebisu_kokkos/impl/view_access.hpp>
@@ -44,6 +52,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -86,6 +95,22 @@ struct WindowAccessor {
   }
 };
 
+// The new value of cell idx: the state's window and one window per read-only field.
+template <class Map, class Scalar, int R, class Eval, std::size_t NF, std::size_t... K>
+inline auto evaluate_in_windows(const Eval& eval, const RowWindow<Scalar, R>& state,
+                                const std::array<RowWindow<Scalar, R>, NF>& fields, long idx, long pitch,
+                                std::index_sequence<K...>) {
+  return eval(WindowAccessor<Map, Scalar, R>{state, idx, pitch}, WindowAccessor<Map, Scalar, R>{fields[K], idx, pitch}...);
+}
+
+// Where the read-only fields are read from: cell 0 and the slow and middle
+// strides (kernel axis order, fast: 1) of each field's View.
+template <class Scalar, int NF>
+struct FieldSources {
+  std::array<const Scalar*, NF> data{};
+  std::array<std::array<long, 2>, NF> stride{};
+};
+
 struct Geometry {
   long n[3];
   long src_stride[2], dst_stride[2];  // slow and middle strides (fast: 1)
@@ -120,15 +145,19 @@ void load_row(Scalar* to, const Scalar* from, long x0, long x1, const BoundaryMa
   }
 }
 
-template <class Map, int R, class Eval, class Scalar>
+template <class Map, int R, class Eval, class Scalar, int NF = 0>
 struct BlockedSteps {
   Eval eval;
   const Scalar* src;
   Scalar* dst;
   Geometry g;
+  FieldSources<Scalar, NF> fields;
 
   static constexpr int Q = 2 * R + 1;  // rows per ring
   static constexpr bool has_mid = Map::rank == 3;
+  // Rows per field ring: stage 1 reads up to row y (the row just loaded),
+  // stage d down to row y - d R - R.
+  static constexpr long field_ring_rows(int depth) { return (static_cast<long>(depth) + 1) * R + 1; }
 
   // Cells of axis a (1 or 2) a tile of g.tile[a] cells loads at most.
   static long loaded_width(const Geometry& g, int a, long h) {
@@ -140,7 +169,7 @@ struct BlockedSteps {
     const long h = static_cast<long>(g.max_depth) * R;
     const long wf = loaded_width(g, 2, h);
     const long wm = has_mid ? loaded_width(g, 1, h) : 1;
-    return (static_cast<long>(g.max_depth) * Q + 1) * wf * wm;
+    return (static_cast<long>(g.max_depth) * Q + 1 + NF * field_ring_rows(g.max_depth)) * wf * wm;
   }
 
   template <class Member>
@@ -182,20 +211,44 @@ struct BlockedSteps {
     const long frame_lo = map.side[0][0] == Boundary::fixed ? R : y0 - Q;  // rows that keep their value
     const long frame_hi = map.side[0][1] == Boundary::fixed ? ns - R : y1 + Q;
 
-    // Stage k's ring is ring(k) (k = 0: the input); the last stage writes `out`.
+    // Stage k's ring is ring(k) (k = 0: the input); the last stage writes
+    // `out`; then one ring per read-only field.
     auto ring = [&](int k) { return scratch + static_cast<long>(k) * Q * plane; };
     Scalar* out = scratch + static_cast<long>(d) * Q * plane;
     auto slot = [&](Scalar* r, long c) { return r + ((c - y0 + Q) % Q) * plane; };
-    std::fill(scratch, scratch + (static_cast<long>(d) * Q + 1) * plane, Scalar(0));
+    const long field_rows = field_ring_rows(d);
+    auto field_slot = [&](int i, long c) {
+      return out + plane + (i * field_rows + (c - y0 + field_rows) % field_rows) * plane;
+    };
+    std::fill(scratch, out + plane + NF * field_rows * plane, Scalar(0));
+    // Plane y of a View (the state or a field) over the loaded cross-section,
+    // through the boundary map beyond the domain's edges.
+    auto load_plane = [&](Scalar* to, const Scalar* from, long stride_s, long stride_m, long y) {
+      const long sy = y >= 0 && y < ns ? y : map.source(0, static_cast<int>(y));
+      for (long m = 0; m < wm; ++m) {
+        const long sm = lm0 + m >= 0 && lm0 + m < g.n[1] ? lm0 + m : map.source(1, static_cast<int>(lm0 + m));
+        load_row(to + m * wf, from + sy * stride_s + sm * stride_m, lf0, lf1, map, 2);
+      }
+    };
+    // Rows c-R .. c+R of a ring; beyond a mirror side the window points at
+    // the reflected row (in the ring), for the state and the fields alike.
+    auto window = [&](auto&& row_of, long c) {
+      RowWindow<Scalar, R> w;
+      for (int ds = -R; ds <= R; ++ds) {
+        const long r = c + ds;
+        const bool reflect = (r < 0 && mirror_lo_s) || (r >= ns && mirror_hi_s);
+        w.row[R + ds] = row_of(reflect ? map.source(0, static_cast<int>(r)) : r);
+      }
+      return w;
+    };
 
+    // Rows at or beyond y1 are never loaded: the computed cells reading them
+    // lie in the halo that shrinks by R per stage (or the fixed frame, which
+    // is copied, or reflect back into the ring at a mirror side).
     for (long y = y0; y < s1 + h; ++y) {
-      if (y < y1) {  // input row y into ring 0
-        Scalar* to = slot(ring(0), y);
-        const long sy = y >= 0 && y < ns ? y : map.source(0, static_cast<int>(y));
-        for (long m = 0; m < wm; ++m) {
-          const long sm = lm0 + m >= 0 && lm0 + m < g.n[1] ? lm0 + m : map.source(1, static_cast<int>(lm0 + m));
-          load_row(to + m * wf, src + sy * g.src_stride[0] + sm * g.src_stride[1], lf0, lf1, map, 2);
-        }
+      if (y < y1) {  // input row y into ring 0, the fields' row y into their rings
+        load_plane(slot(ring(0), y), src, g.src_stride[0], g.src_stride[1], y);
+        for (int i = 0; i < NF; ++i) load_plane(field_slot(i, y), fields.data[i], fields.stride[i][0], fields.stride[i][1], y);
       }
       for (int k = 1; k <= d; ++k) {
         const long c = y - static_cast<long>(k) * R;
@@ -206,13 +259,9 @@ struct BlockedSteps {
         if (c < frame_lo || c >= frame_hi) {  // a frame row keeps its value
           std::memcpy(to, same, static_cast<std::size_t>(plane) * sizeof(Scalar));
         } else {
-          RowWindow<Scalar, R> w;
-          for (int ds = -R; ds <= R; ++ds) {
-            // Beyond a mirror side the window points at the reflected row (in the ring).
-            const long r = c + ds;
-            const bool reflect = (r < 0 && mirror_lo_s) || (r >= ns && mirror_hi_s);
-            w.row[R + ds] = slot(prev, reflect ? map.source(0, static_cast<int>(r)) : r);
-          }
+          const RowWindow<Scalar, R> w = window([&](long r) { return slot(prev, r); }, c);
+          std::array<RowWindow<Scalar, R>, NF> fw;
+          for (int i = 0; i < NF; ++i) fw[i] = window([&](long r) { return field_slot(i, r); }, c);
           for (long m = 0; m < wm; ++m) {
             Scalar* const t = to + m * wf;
             const Scalar* const s = same + m * wf;
@@ -225,7 +274,8 @@ struct BlockedSteps {
             const long base = m * wf;
             const Eval& e = eval;
             EBISU_KOKKOS_VECTOR_LOOP
-            for (long f = R; f < wf - R; ++f) t[f] = e(WindowAccessor<Map, Scalar, R>{w, base + f, wf});
+            for (long f = R; f < wf - R; ++f)
+              t[f] = evaluate_in_windows<Map>(e, w, fw, base + f, wf, std::make_index_sequence<NF>{});
           }
         }
         // Mirror ghosts of this stage from the cells they reflect: the ghost
@@ -268,24 +318,36 @@ struct LineAccessor {
   }
 };
 
-template <int R, class Eval, class Scalar>
+// The new value of cell i: the state's tile and one tile per read-only field.
+template <class Scalar, class Eval, std::size_t NF, std::size_t... K>
+inline auto evaluate_in_tiles(const Eval& eval, const Scalar* state, const std::array<const Scalar*, NF>& fields, long i,
+                              std::index_sequence<K...>) {
+  return eval(LineAccessor<Scalar>{state, i}, LineAccessor<Scalar>{fields[K], i}...);
+}
+
+template <int R, class Eval, class Scalar, int NF = 0>
 struct BlockedSteps1D {
   Eval eval;
   const Scalar* src;
   Scalar* dst;
   Geometry g;  // n[0], tile[0], depth, max_depth, map
+  FieldSources<Scalar, NF> fields;
 
-  static long scratch_elements(const Geometry& g) {
+  // Cells of the widest loaded tile.
+  static long tile_elements(const Geometry& g) {
     const long h = static_cast<long>(g.max_depth) * R;
     const long beyond = reach_beyond(g.map, 0, 0, h, R) + reach_beyond(g.map, 0, 1, h, R);
-    return 2 * std::min<long>(g.n[0] + beyond, g.tile[0] + 2 * h);
+    return std::min<long>(g.n[0] + beyond, g.tile[0] + 2 * h);
   }
+  // Two state tiles (ping-pong) and one tile per field.
+  static long scratch_elements(const Geometry& g) { return (2 + NF) * tile_elements(g); }
 
   template <class Member>
   void operator()(const Member& member) const {
     const long bytes = scratch_elements(g) * static_cast<long>(sizeof(Scalar));
     Scalar* a = static_cast<Scalar*>(member.team_scratch(1).get_shmem(bytes));
-    Scalar* b = a + scratch_elements(g) / 2;
+    Scalar* b = a + tile_elements(g);
+    std::array<const Scalar*, NF> field_tiles;
     const BoundaryMap& map = g.map;
     const long n = g.n[0], h = static_cast<long>(g.depth) * R;
     const long s0 = static_cast<long>(member.league_rank()) * g.tile[0], s1 = std::min(n, s0 + g.tile[0]);
@@ -294,6 +356,11 @@ struct BlockedSteps1D {
     const long l1 = std::min(s1 + h, n + reach_beyond(map, 0, 1, h, R)), w = l1 - l0;
     const bool mirror = map.side[0][0] == Boundary::mirror || map.side[0][1] == Boundary::mirror;
     load_row(a, src, l0, l1, map, 0);
+    for (int i = 0; i < NF; ++i) {  // fields do not change: loaded once per launch
+      Scalar* const tile = b + (1 + i) * tile_elements(g);
+      load_row(tile, fields.data[i], l0, l1, map, 0);
+      field_tiles[i] = tile;
+    }
     for (int k = 0; k < g.depth; ++k) {
       // The outer R cells keep their value: the Dirichlet frame at a domain
       // edge, cells no owned cell depends on any more elsewhere.
@@ -301,7 +368,7 @@ struct BlockedSteps1D {
       for (long i = std::max<long>(R, w - R); i < w; ++i) b[i] = a[i];
       const Eval& e = eval;
       EBISU_KOKKOS_VECTOR_LOOP
-      for (long i = R; i < w - R; ++i) b[i] = e(LineAccessor<Scalar>{a, i});
+      for (long i = R; i < w - R; ++i) b[i] = evaluate_in_tiles(e, a, field_tiles, i, std::make_index_sequence<NF>{});
       if (mirror) {  // this step's ghosts from the cells they reflect
         for (long x = l0; x < 0; ++x) b[x - l0] = b[map.source(0, static_cast<int>(x)) - l0];
         for (long x = n; x < l1; ++x) b[x - l0] = b[map.source(0, static_cast<int>(x)) - l0];
@@ -314,12 +381,12 @@ struct BlockedSteps1D {
 
 // What the blocked path needs to know of a View's rank: the kernel (pipelined
 // for rank 2 and 3, ping-ponged tiles for rank 1), the extents in kernel axis
-// order and the strides of the two buffers.
-template <class ViewType, class Eval, int R, int Rank = view_rank<ViewType>>
+// order and the slow and middle strides of a View (the buffers, the fields).
+template <class ViewType, class Eval, int R, int NF, int Rank = view_rank<ViewType>>
 struct RankTraits {
   static constexpr bool right = std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>;
   using Map = AxisMap<Rank, right>;
-  using Steps = BlockedSteps<Map, R, Eval, typename ViewType::non_const_value_type>;
+  using Steps = BlockedSteps<Map, R, Eval, typename ViewType::non_const_value_type, NF>;
   static void extents(const ViewType& u, long (&n)[3]) { kernel_extents<Map>(u, n); }
   /// The View's boundary rules in kernel axis order (the middle axis of 2-D: fixed).
   static BoundaryRules kernel_rules(const BoundaryRules& rules) {
@@ -332,17 +399,17 @@ struct RankTraits {
     }
     return k;
   }
-  static void strides(Geometry& g, const ViewType& from, const ViewType& to) {
+  template <class V>
+  static void strides(long (&stride)[2], const V& v) {
     for (int a = 0; a < 2; ++a) {
-      const int v = Map::view_index(a);
-      g.src_stride[a] = v < 0 ? 0 : static_cast<long>(from.stride(v));
-      g.dst_stride[a] = v < 0 ? 0 : static_cast<long>(to.stride(v));
+      const int i = Map::view_index(a);
+      stride[a] = i < 0 ? 0 : static_cast<long>(v.stride(i));
     }
   }
 };
-template <class ViewType, class Eval, int R>
-struct RankTraits<ViewType, Eval, R, 1> {
-  using Steps = BlockedSteps1D<R, Eval, typename ViewType::non_const_value_type>;
+template <class ViewType, class Eval, int R, int NF>
+struct RankTraits<ViewType, Eval, R, NF, 1> {
+  using Steps = BlockedSteps1D<R, Eval, typename ViewType::non_const_value_type, NF>;
   static void extents(const ViewType& u, long (&n)[3]) {
     n[0] = static_cast<long>(u.extent(0));
     n[1] = n[2] = 1;
@@ -353,15 +420,29 @@ struct RankTraits<ViewType, Eval, R, 1> {
     k.side[0][1] = rules.side[0][1];
     return k;
   }
-  static void strides(Geometry&, const ViewType&, const ViewType&) {}  // contiguous
+  template <class V>
+  static void strides(long (&stride)[2], const V&) {  // contiguous: one stride, 1
+    stride[0] = stride[1] = 0;
+  }
 };
 
-/// The blocked host path for one (execution space, stencil, View type).
-template <class ExecSpace, class Stencil, class ViewType>
+// The stencil bound to the scalar and the call's field kinds (none: NoFields).
+template <class Scalar, class Stencil, class FieldSet>
+struct BoundEvaluator;
+template <class Scalar, class Stencil, class ConstView, class... Kinds>
+struct BoundEvaluator<Scalar, Stencil, FieldViews<ConstView, Kinds...>> {
+  using type = decltype(std::declval<const Stencil&>().template bind<Scalar, Kinds...>());
+  static type bind(const Stencil& stencil) { return stencil.template bind<Scalar, Kinds...>(); }
+};
+
+/// The blocked host path for one (execution space, stencil, View type, read-only fields).
+template <class ExecSpace, class Stencil, class ViewType, class FieldSet = NoFields>
 struct HostBlocking {
   using Scalar = typename ViewType::non_const_value_type;
-  using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
-  using Traits = RankTraits<ViewType, Eval, Stencil::radius>;
+  using Bound = BoundEvaluator<Scalar, Stencil, FieldSet>;
+  using Eval = typename Bound::type;
+  static constexpr int num_fields = FieldSet::size;
+  using Traits = RankTraits<ViewType, Eval, Stencil::radius, num_fields>;
   using Steps = typename Traits::Steps;
 
   static PlanHost plan(const StencilPolicy<ExecSpace>& policy, const ViewType& u, bool forced) {
@@ -369,13 +450,15 @@ struct HostBlocking {
     Traits::extents(u, n);
     const HostMachine machine = host_machine(policy.space().concurrency());
     PlanHost p = choose_plan_host(machine, stencil_model<Stencil>(static_cast<int>(sizeof(Scalar))), n,
-                                  policy.steps(), policy.knobs(), forced, Traits::kernel_rules(policy.boundaries()));
+                                  policy.steps(), policy.knobs(), forced, Traits::kernel_rules(policy.boundaries()),
+                                  num_fields);
     p.boundaries = describe_boundaries(policy.boundaries(), view_rank<ViewType>);
     return p;
   }
 
   static StencilOutcome run(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
-                            const ViewType& u, const ViewType& scratch, const PlanHost& p) {
+                            const ViewType& u, const ViewType& scratch, const PlanHost& p,
+                            const FieldSet& fields = FieldSet{}) {
     StencilOutcome outcome;
     StencilReport& report = outcome.report;
     report.backend = Backend::ebisu;
@@ -395,15 +478,26 @@ struct HostBlocking {
       g.map.side[a][1] = rules.side[a][1];
     }
     g.max_depth = p.depth;
+    FieldSources<Scalar, num_fields> sources;
+    if constexpr (num_fields > 0) {
+      for (int i = 0; i < num_fields; ++i) {
+        sources.data[i] = fields.views[i].data();
+        long stride[2];
+        Traits::strides(stride, fields.views[i]);
+        sources.stride[i] = {stride[0], stride[1]};
+      }
+    }
     const long bytes = Steps::scratch_elements(g) * static_cast<long>(sizeof(Scalar));
     using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
     const Policy items = Policy(policy.space(), p.items, 1).set_scratch_size(1, Kokkos::PerTeam(bytes));
     const std::string step_label = "EbisuKokkos::host_blocking::" + label;
+    const Eval eval = Bound::bind(stencil);
     ViewType from = u, to = scratch;
     for (int done = 0; done < steps;) {
       g.depth = std::min(p.depth, steps - done);
-      Traits::strides(g, from, to);
-      Kokkos::parallel_for(step_label, items, Steps{stencil.template bind<Scalar>(), from.data(), to.data(), g});
+      Traits::strides(g.src_stride, from);
+      Traits::strides(g.dst_stride, to);
+      Kokkos::parallel_for(step_label, items, Steps{eval, from.data(), to.data(), g, sources});
       ++report.launches;
       done += g.depth;
       std::swap(from, to);
@@ -429,17 +523,34 @@ struct EbisuBackend<ExecSpace, Stencil, ViewType,
                     std::enable_if_t<host_blocking_supports<ExecSpace, Stencil, ViewType>>> {
   static constexpr bool available = true;
   static constexpr bool takes_boundary_rules = true;  // periodic and mirror sides in the tiles' halos
+  static constexpr bool takes_fields = true;          // read-only fields in rings beside the state's
+
   static StencilOutcome run(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
                             const ViewType& u, const ViewType& scratch) {
-    using Blocking = Host::HostBlocking<ExecSpace, Stencil, ViewType>;
+    return run_with_fields(label, policy, stencil, u, scratch, NoFields{});
+  }
+  /// fields: the call's read-only fields (FieldViews of ViewType::const_type).
+  template <class... Kinds>
+  static StencilOutcome run(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
+                            const ViewType& u, const ViewType& scratch,
+                            const FieldViews<typename ViewType::const_type, Kinds...>& fields) {
+    return run_with_fields(label, policy, stencil, u, scratch, fields);
+  }
+
+ private:
+  template <class FieldSet>
+  static StencilOutcome run_with_fields(const std::string& label, const StencilPolicy<ExecSpace>& policy,
+                                        const Stencil& stencil, const ViewType& u, const ViewType& scratch,
+                                        const FieldSet& fields) {
+    using Blocking = Host::HostBlocking<ExecSpace, Stencil, ViewType, FieldSet>;
     const bool forced = policy.backend() == Backend::ebisu;
     const PlanHost plan = Blocking::plan(policy, u, forced);
     if (!plan.blocked) {
-      StencilOutcome generic = run_generic(label, policy, stencil, u, scratch);
+      StencilOutcome generic = run_generic(label, policy, stencil, u, scratch, fields);
       generic.report.plan = "generic (" + plan.describe() + ")";
       return generic;
     }
-    return Blocking::run(label, policy, stencil, u, scratch, plan);
+    return Blocking::run(label, policy, stencil, u, scratch, plan, fields);
   }
 };
 
