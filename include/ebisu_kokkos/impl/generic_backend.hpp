@@ -194,6 +194,47 @@ struct FlatStencilStep : Fields {
   }
 };
 
+// Host form of the interior step: one work item per row along the layout's
+// contiguous index, the row a unit-stride loop the compiler vectorises. (An
+// MDRange tile calls the functor cell by cell with its index arithmetic in
+// between: on 16 threads of a Xeon the hand-written `omp parallel for simd`
+// loop was 1.3-1.7x every MDRange variant at 256^2 to 1024^2.) Rank 3: rows
+// numbered slow-major over the (slow, middle) interior.
+template <class Evaluator, class InView, class OutView, bool Right, class Fields = NoFields,
+          int Rank = view_rank<OutView>>
+struct RowStencilStep : Fields {
+  static_assert(Rank == 2 || Rank == 3, "1-D steps are a range already");
+  InView in;
+  OutView out;
+  Evaluator eval;
+  int lo_fast, hi_fast;  // the interior along the contiguous index
+  int lo_slow;           // rank 3: first interior cell along the slow index
+  int lo_mid, n_mid;     // rank 3: the middle index's interior
+  KOKKOS_INLINE_FUNCTION void operator()(int row) const {
+    const Fields& fields = *this;
+    if constexpr (Rank == 2) {
+      EBISU_KOKKOS_VECTOR_LOOP
+      for (int f = lo_fast; f < hi_fast; ++f) {
+        if constexpr (Right) {
+          store_cell(out, evaluate_cell(eval, DirectReads{}, in, fields, row, f), row, f);
+        } else {
+          store_cell(out, evaluate_cell(eval, DirectReads{}, in, fields, f, row), f, row);
+        }
+      }
+    } else {
+      const int slow = lo_slow + row / n_mid, mid = lo_mid + row % n_mid;
+      EBISU_KOKKOS_VECTOR_LOOP
+      for (int f = lo_fast; f < hi_fast; ++f) {
+        if constexpr (Right) {
+          store_cell(out, evaluate_cell(eval, DirectReads{}, in, fields, slow, mid, f), slow, mid, f);
+        } else {
+          store_cell(out, evaluate_cell(eval, DirectReads{}, in, fields, f, mid, slow), f, mid, slow);
+        }
+      }
+    }
+  }
+};
+
 // Launch bounds of the interior step. On GPUs the 3-D step is held to 6
 // blocks of 128 threads (its 32x4x1 tile) per SM, i.e. at most 80 registers:
 // left alone, nvcc gave the 4-cell step 86 registers for poisson (5 blocks,
@@ -380,7 +421,24 @@ StencilOutcome run_generic_ring(const std::string& label, const StencilPolicy<Ex
       loop_note = run_steps(issue, sizeof(Step) <= kernel_argument_bytes);
     }
   }
-  if (form == GenericStep::tiled) {
+  if constexpr (runs_on_host<ExecSpace> && rank >= 2) {
+    constexpr bool right = std::is_same_v<Layout, Kokkos::LayoutRight>;
+    constexpr int slow = right ? 0 : rank - 1, fast = right ? rank - 1 : 0;
+    using Step = RowStencilStep<decltype(eval), ConstView, Outputs, right, AllFields>;
+    const int rows = (hi[slow] - lo[slow]) * (rank == 3 ? hi[1] - lo[1] : 1);
+    const auto issue = [&](const ExecSpace& on, int n) {
+      const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>> range(on, rank == 3 ? 0 : lo[slow],
+                                                                         rank == 3 ? rows : hi[slow]);
+      for (int s = 0; s < n; ++s, ++issued) {
+        Kokkos::parallel_for(step_label, range,
+                             Step{state_fields(issued), ring.level(0, 0, issued), outputs(issued), eval, lo[fast],
+                                  hi[fast], lo[slow], lo[1], hi[1] - lo[1]});
+        issue_edges(on, issued);
+      }
+    };
+    loop_note = run_steps(issue, sizeof(Step) <= kernel_argument_bytes);
+    report.plan += ", one vectorised row per work item";
+  } else if (form == GenericStep::tiled) {
     using Step = StencilStep<decltype(eval), ConstView, Outputs, DirectReads, AllFields>;
     const auto issue = [&](const ExecSpace& on, int n) {
       const auto interior = light(box_policy<ExecSpace, Layout, rank, StepBounds>(on, lo, hi));

@@ -9,6 +9,16 @@
 
 #include <type_traits>
 
+// Tells the compiler a host row loop carries no dependence (it reads one
+// buffer and writes another) so that it vectorises it.
+#if defined(_OPENMP)
+#define EBISU_KOKKOS_VECTOR_LOOP _Pragma("omp simd")
+#elif defined(__GNUC__) && !defined(__clang__)
+#define EBISU_KOKKOS_VECTOR_LOOP _Pragma("GCC ivdep")
+#else
+#define EBISU_KOKKOS_VECTOR_LOOP
+#endif
+
 namespace EbisuKokkos {
 namespace Impl {
 

@@ -58,16 +58,6 @@
 #include <type_traits>
 #include <utility>
 
-// Tells the compiler the row loops carry no dependence (they read one ring
-// and write another) so that it vectorises them.
-#if defined(_OPENMP)
-#define EBISU_KOKKOS_VECTOR_LOOP _Pragma("omp simd")
-#elif defined(__GNUC__) && !defined(__clang__)
-#define EBISU_KOKKOS_VECTOR_LOOP _Pragma("GCC ivdep")
-#else
-#define EBISU_KOKKOS_VECTOR_LOOP
-#endif
-
 namespace EbisuKokkos {
 namespace Impl {
 namespace Host {
