@@ -43,8 +43,22 @@ long cache_bytes(int level, long fallback) {
 // Measured on the 2-core development machine (docs/perf-notes-host.md): the
 // rings may fill this share of L2; the rest holds the streamed input/output.
 constexpr double kL2Share = 0.5;
-// Redundancy above which the blocked path stops paying against the plain one.
+// Redundancy above which the blocked path stops paying against the plain one
+// by rule of thumb, and up to which Backend::automatic still times it against
+// the plain path (16 Xeon threads, 2026-11-25: j3d7pt 128^3 at redundancy 1.69
+// ran 1.7x the plain path; j3d27pt 256^3 at 1.49 ran 0.88x: a box stencil is
+// compute-bound there, which no cache-size rule sees).
 constexpr double kMaxRedundancy = 1.5;
+constexpr double kMaxTimedRedundancy = 2.0;
+// The buffers (and fields) count as cache-resident, where the plain sweep is not
+// memory-bound and blocking only adds work, when they fill at most this share of
+// the cores' L2 caches together (16 Xeon threads of 2 MB: two 128^3 fp64 buffers,
+// exactly the 32 MB of L2, ran blocked at 1.7x the plain path).
+constexpr double kResidentL2Share = 0.5;
+
+bool cache_resident(double bytes, const HostMachine& m) {
+  return bytes <= kResidentL2Share * static_cast<double>(m.l2_bytes) * m.threads;
+}
 
 // Cells a tile of `t` cells along an axis of n cells loads with its halo h:
 // clipped at fixed sides, up to h beyond a periodic side (wrap-around cells),
@@ -86,21 +100,23 @@ PlanHost plan_line(const HostMachine& m, const StencilModel& s, long n, int step
   p.blocked = true;
   p.reason = forced ? "Backend::ebisu" : "model";
   if (!forced) {
+    p.worth_timing = true;
     if (steps < 2) {
-      p.blocked = false;
+      p.blocked = p.worth_timing = false;
       p.reason = "fewer than two steps";
-    } else if (p.redundancy > kMaxRedundancy) {
-      p.blocked = false;
-      p.reason = "tiles too small for the halo";
-    } else if ((2.0 + fields) * n * s.scalar_bytes <= static_cast<double>(m.l2_bytes) * m.threads) {
-      p.blocked = false;
+    } else if (cache_resident((2.0 + fields) * n * s.scalar_bytes, m)) {
+      p.blocked = p.worth_timing = false;
       p.reason = "the field fits in the cores' L2 caches";
     } else if (p.items < m.threads) {
-      p.blocked = false;
+      p.blocked = p.worth_timing = false;
       p.reason = "too few work items for the threads";
     } else if (p.bytes_per_update >= p.plain_bytes_per_update) {
-      p.blocked = false;
+      p.blocked = p.worth_timing = false;
       p.reason = "no memory traffic saved";
+    } else if (p.redundancy > kMaxRedundancy) {
+      p.blocked = false;
+      p.worth_timing = p.redundancy <= kMaxTimedRedundancy;
+      p.reason = "tiles too small for the halo";
     }
   }
   if (knobs.threads > 0) p.reason += "; threads knob ignored (one thread per work item)";
@@ -210,10 +226,7 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
     p.blocked = true;
     p.reason = "Backend::ebisu";
     if (knobs.threads > 0) p.reason += "; threads knob ignored (one thread per work item)";
-  } else if (p.redundancy > kMaxRedundancy) {
-    p.reason = "tiles too small for the halo (redundancy " + std::to_string(p.redundancy) + ")";
-  } else if ((2.0 + fields) * static_cast<double>(n[0]) * n[1] * n[2] * s.scalar_bytes <=
-             static_cast<double>(m.l2_bytes) * m.threads) {
+  } else if (cache_resident((2.0 + fields) * static_cast<double>(n[0]) * n[1] * n[2] * s.scalar_bytes, m)) {
     // Both buffers and the read-only fields fit in the cores' L2 caches: the
     // plain sweep is not memory-bound, and blocking would only add its redundant work.
     p.reason = "the field fits in the cores' L2 caches";
@@ -222,8 +235,11 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
   } else if (p.bytes_per_update >= p.plain_bytes_per_update) {
     // Rings that fit only at depth 1 (many fields, wide halos) save no memory traffic.
     p.reason = "no memory traffic saved at depth " + std::to_string(p.depth);
+  } else if (p.redundancy > kMaxRedundancy) {
+    p.worth_timing = p.redundancy <= kMaxTimedRedundancy;
+    p.reason = "tiles too small for the halo (redundancy " + std::to_string(p.redundancy) + ")";
   } else {
-    p.blocked = true;
+    p.blocked = p.worth_timing = true;
     p.reason = "model";
     if (knobs.threads > 0) p.reason += "; threads knob ignored (one thread per work item)";
   }

@@ -84,6 +84,33 @@ TEST(PerformanceModelHost, KeepsThePlainPathWhereBlockingCannotPay) {
   expect_covers(forced, 5, 1, 7);
 }
 
+// Which plans Backend::automatic may time against the plain path: those that
+// only the rules of thumb (redundancy) decided, never those a hard limit
+// rules out (a cache-resident field, one step, too few work items).
+TEST(PerformanceModelHost, RulesOfThumbLeaveTheChoiceToATimingRun) {
+  HostMachine m = xeon(16);
+  m.l2_bytes = 2 << 20;
+  // 128^3 j3d7pt on 16 threads of 2 MB: depth-4 tiles at redundancy ~1.7 (over the
+  // rule's 1.5; measured 1.7x the plain path on such a Xeon): not blocked, timed.
+  const PlanHost mid = plan(presets::j3d7pt(), m, 128, 128, 128, 100);
+  EXPECT_FALSE(mid.blocked) << mid.describe();
+  EXPECT_TRUE(mid.worth_timing) << mid.describe();
+  EXPECT_GT(mid.redundancy, 1.5);
+  EXPECT_LE(mid.redundancy, 2.0);
+  // Blocked by the model: also timed (a compute-bound box stencil may still lose).
+  const PlanHost big = plan(presets::j3d27pt(), m, 256, 256, 256, 100);
+  EXPECT_TRUE(big.blocked) << big.describe();
+  EXPECT_TRUE(big.worth_timing);
+  // Hard limits: never timed.
+  EXPECT_FALSE(plan(presets::j3d7pt(), m, 64, 64, 64, 100).worth_timing);     // fits in the L2 caches
+  EXPECT_FALSE(plan(presets::j3d7pt(), m, 256, 256, 256, 1).worth_timing);    // one step
+  EXPECT_FALSE(plan(presets::j1d3pt(), m, 1000, 1, 1, 100).worth_timing);     // a line that fits in cache
+  const PlanHost tiny = plan(presets::j3d7pt(), xeon(2), 64, 64, 64, 100);    // blocked on 2 x 1 MB
+  EXPECT_EQ(tiny.worth_timing, tiny.blocked);
+  // Backend::ebisu runs its plan: nothing to time.
+  EXPECT_FALSE(plan(presets::j3d7pt(), m, 128, 128, 128, 100, true).worth_timing);
+}
+
 TEST(PerformanceModelHost, KnobsFixDepthAndTile) {
   const HostMachine m = xeon(4);
   TuningKnobs k;

@@ -37,6 +37,9 @@ HostMachine host_machine(int threads);
 
 struct PlanHost {
   bool blocked = false;      ///< false: the plain per-step path is expected to be as fast
+  /// The rules of thumb alone decided (redundancy, not a hard limit): Backend::automatic may
+  /// time this plan against the plain path once (Selection::automatic / measured).
+  bool worth_timing = false;
   std::string reason;        ///< why (blocked or not)
   int depth = 1;
   int tile[3] = {1, 1, 1};   ///< owned cells of a work item along (slow run, middle, fast)

@@ -1,16 +1,16 @@
 #ifndef EBISU_KOKKOS_IMPL_CUDA_MEASURED_CHOICE_HPP
 #define EBISU_KOKKOS_IMPL_CUDA_MEASURED_CHOICE_HPP
 
-// Backend::automatic's measured choice. The model ranks SM tiling, device
-// tiling and the generic path; where its best two predictions are close (the
-// sweep found it 5-20% off on some mid-size 3-D domains, enough to pick the
-// slower plan), the close candidates are timed once on a copy of the caller's
-// data and the fastest is remembered for the process, keyed by everything
-// that changes the plans (device, stencil and View types, extents, steps,
-// knobs). Timing never touches the caller's u; scratch is the call's own
-// work View, whose contents are unspecified on return anyway.
+// Backend::automatic's measured choice on CUDA (the shared parts:
+// impl/measured_choice.hpp). The model ranks SM tiling, device tiling and the
+// generic path; where its best two predictions are close (the sweep found it
+// 5-20% off on some mid-size 3-D domains, enough to pick the slower plan), the
+// close candidates are timed once on a copy of the caller's data and the
+// fastest is remembered for the process, keyed by everything that changes the
+// plans (device, stencil and View types, extents, steps, knobs).
 
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
+#include <ebisu_kokkos/impl/measured_choice.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -18,11 +18,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <limits>
-#include <map>
-#include <mutex>
 #include <string>
-#include <typeinfo>
 #include <vector>
 
 namespace EbisuKokkos {
@@ -72,49 +68,13 @@ struct CandidatePlan {
   double predicted_seconds;  ///< the model's time for the whole call (with any ranking margin)
 };
 
-struct MeasuredChoice {
-  Candidate choice = Candidate::generic_1cell;
-  std::string summary;  ///< the timings, for the report
-};
+using MeasuredChoice = MeasuredChoiceOf<Candidate>;
+using MeasuredChoiceCache = Impl::MeasuredChoiceCache<Candidate>;
 
-/// Process-wide memory of measured choices.
-class MeasuredChoiceCache {
- public:
-  static bool find(const std::string& key, MeasuredChoice& out) {
-    std::lock_guard<std::mutex> lock(mutex());
-    auto it = map().find(key);
-    if (it == map().end()) return false;
-    out = it->second;
-    return true;
-  }
-  static void store(const std::string& key, const MeasuredChoice& choice) {
-    std::lock_guard<std::mutex> lock(mutex());
-    map()[key] = choice;
-  }
-
- private:
-  static std::mutex& mutex() {
-    static std::mutex m;
-    return m;
-  }
-  static std::map<std::string, MeasuredChoice>& map() {
-    static std::map<std::string, MeasuredChoice> m;
-    return m;
-  }
-};
-
-/// Everything that changes which plan is fastest for a call.
+/// Everything that changes which plan is fastest for a call (the device first).
 template <class Stencil, class ViewType>
 std::string measured_choice_key(const StencilPolicy<Kokkos::Cuda>& policy, const ViewType& u) {
-  const TuningKnobs& k = policy.knobs();
-  std::string key = std::to_string(policy.space().cuda_device()) + "|" + typeid(Stencil).name() + "|" +
-                    typeid(ViewType).name() + "|";
-  for (int a = 0; a < static_cast<int>(ViewType::rank); ++a) key += std::to_string(u.extent(a)) + "x";
-  key += "|" + std::to_string(policy.steps()) + "|" + to_string(policy.backend()) + "|" +
-         std::to_string(k.temporal_depth) + "," + std::to_string(k.tile_width) + "," + std::to_string(k.tile_height) +
-         "," + std::to_string(k.threads) + "," + std::to_string(static_cast<int>(k.generic_step)) + "|";
-  for (const auto& axis : policy.boundaries().side) key += std::string(to_string(axis[0])) + to_string(axis[1]);
-  return key;
+  return Impl::measured_choice_key<Stencil>(std::to_string(policy.space().cuda_device()), policy, u);
 }
 
 /// Why timing runs cannot happen now ("" when they can): inside a stream
@@ -142,19 +102,9 @@ inline int measurement_steps(int steps, double best_predicted_seconds) {
 template <class ViewType, class RunCandidate>
 MeasuredChoice measure_candidates(const Kokkos::Cuda& space, const ViewType& u, const ViewType& scratch,
                                   const std::vector<CandidatePlan>& candidates, int steps, RunCandidate&& run) {
-  ViewType copy(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("EbisuKokkos::measured_choice")),
-                u.layout());
-  std::vector<double> best(candidates.size(), std::numeric_limits<double>::infinity());
-  for (int round = 0; round < 2; ++round) {
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
-      Kokkos::deep_copy(space, copy, u);
-      space.fence();
-      Kokkos::Timer timer;
-      run(candidates[i].candidate, copy, scratch);
-      space.fence();
-      best[i] = std::min(best[i], timer.seconds());
-    }
-  }
+  const std::vector<double> best =
+      time_candidates_on_copy(space, u, scratch, static_cast<int>(candidates.size()),
+                              [&](int i, const ViewType& a, const ViewType& b) { run(candidates[i].candidate, a, b); });
   MeasuredChoice result;
   std::size_t fastest = 0;
   for (std::size_t i = 1; i < candidates.size(); ++i)

@@ -45,6 +45,7 @@
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/generic_backend.hpp>
+#include <ebisu_kokkos/impl/measured_choice.hpp>
 #include <ebisu_kokkos/impl/performance_model_host.hpp>
 #include <ebisu_kokkos/impl/view_access.hpp>
 #include <ebisu_kokkos/policy.hpp>
@@ -53,10 +54,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
+#include <vector>
 
 namespace EbisuKokkos {
 namespace Impl {
@@ -262,7 +266,7 @@ struct BlockedSteps {
             for (int f = 0; f < R && f < wf; ++f) t[f] = s[f];
             for (long f = std::max<long>(R, wf - R); f < wf; ++f) t[f] = s[f];
             const long base = m * wf;
-            const Eval& e = eval;
+            const Eval e = eval;  // a local copy: a store to t could alias the member coefficients, re-read per cell
             EBISU_KOKKOS_VECTOR_LOOP
             for (long f = R; f < wf - R; ++f)
               t[f] = evaluate_in_windows<Map>(e, w, fw, base + f, wf, std::make_index_sequence<NF>{});
@@ -356,7 +360,7 @@ struct BlockedSteps1D {
       // edge, cells no owned cell depends on any more elsewhere.
       for (long i = 0; i < R && i < w; ++i) b[i] = a[i];
       for (long i = std::max<long>(R, w - R); i < w; ++i) b[i] = a[i];
-      const Eval& e = eval;
+      const Eval e = eval;  // a local copy: a store to b could alias the member coefficients, re-read per cell
       EBISU_KOKKOS_VECTOR_LOOP
       for (long i = R; i < w - R; ++i) b[i] = evaluate_in_tiles(e, a, field_tiles, i, std::make_index_sequence<NF>{});
       if (mirror) {  // this step's ghosts from the cells they reflect
@@ -506,8 +510,18 @@ inline constexpr bool host_blocking_supports =
     (std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutLeft> ||
      std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>);
 
+// Work of one timing run of the measured choice (cell updates): ~10-40 ms on
+// 2 to 16 cores, long enough to see past a run's fork and scheduling noise.
+constexpr double kHostMeasureUpdates = 4e7;
+
 // Host execution spaces: Backend::ebisu runs the blocked path; automatic runs
-// it where the plan expects it to pay and the generic path otherwise.
+// it where the plan expects it to pay and the generic path otherwise. Where
+// only rules of thumb decided (PlanHost::worth_timing), Selection::automatic
+// and ::measured time both paths once per problem and process on a copy of u
+// (whether blocking pays depends on how memory-bound the plain sweep is on
+// this machine, which cache sizes do not tell: on 16 Xeon threads the 27-point
+// box lost to the plain path at 256^3 and the 7-point star won 1.7x at 128^3
+// with more redundancy than the rules allow); Selection::model never times.
 template <class ExecSpace, class Stencil, class ViewType>
 struct EbisuBackend<ExecSpace, Stencil, ViewType,
                     std::enable_if_t<host_blocking_supports<ExecSpace, Stencil, ViewType>>> {
@@ -535,12 +549,64 @@ struct EbisuBackend<ExecSpace, Stencil, ViewType,
     using Blocking = Host::HostBlocking<ExecSpace, Stencil, ViewType, FieldSet>;
     const bool forced = policy.backend() == Backend::ebisu;
     const PlanHost plan = Blocking::plan(policy, u, forced);
-    if (!plan.blocked) {
+    std::string measured;
+    const bool blocked = forced ? true : choose_blocked<Blocking>(label, policy, stencil, u, scratch, fields, plan, measured);
+    if (!blocked) {
       StencilOutcome generic = run_generic(label, policy, stencil, u, scratch, fields);
-      generic.report.plan = "generic (" + plan.describe() + ")";
+      generic.report.plan = "generic (" + plan.describe() + measured + ")";
       return generic;
     }
-    return Blocking::run(label, policy, stencil, u, scratch, plan, fields);
+    PlanHost run_plan = plan;
+    if (!plan.blocked) {  // the measured choice overrules the rules of thumb
+      run_plan = Blocking::plan(policy, u, /*forced=*/true);
+      run_plan.reason = "measured";
+    }
+    StencilOutcome outcome = Blocking::run(label, policy, stencil, u, scratch, run_plan, fields);
+    outcome.report.plan += measured;
+    return outcome;
+  }
+
+  // Whether automatic runs the blocked plan: the model's rules, or the faster
+  // of both paths timed once (measured: "; measured choice ..." for the report).
+  template <class Blocking, class FieldSet>
+  static bool choose_blocked(const std::string& label, const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
+                             const ViewType& u, const ViewType& scratch, const FieldSet& fields, const PlanHost& plan,
+                             std::string& measured) {
+    const int steps = policy.steps();
+    const Selection selection = policy.knobs().selection;
+    const bool timed = selection == Selection::measured || (selection == Selection::automatic && plan.worth_timing);
+    if (!timed || steps < 2 * plan.depth) return plan.blocked;
+    const std::string key = measured_choice_key<Stencil>("host:" + std::to_string(policy.space().concurrency()),
+                                                         policy, u) + "|" + typeid(FieldSet).name();
+    MeasuredChoiceOf<bool> choice;
+    if (MeasuredChoiceCache<bool>::find(key, choice)) {
+      measured = "; measured choice (cached for the process; " + choice.summary + ")";
+      return choice.choice;
+    }
+    // A timing run: whole launches of the plan's depth, about kHostMeasureUpdates cell updates.
+    const double cells = static_cast<double>(u.size());
+    const int launches = std::max(2, static_cast<int>(kHostMeasureUpdates / (cells * plan.depth) + 0.5));
+    const int timed_steps = std::min(steps / plan.depth, launches) * plan.depth;
+    const StencilPolicy<ExecSpace> run_policy = policy.with_steps(timed_steps);
+    const PlanHost timed_plan = Blocking::plan(run_policy, u, /*forced=*/true);
+    Kokkos::Profiling::pushRegion("EbisuKokkos::measured_choice::" + label);
+    const std::vector<double> seconds =
+        time_candidates_on_copy(policy.space(), u, scratch, 2, [&](int i, const ViewType& a, const ViewType& b) {
+          if (i == 0) {
+            Blocking::run(label, run_policy, stencil, a, b, timed_plan, fields);
+          } else {
+            run_generic(label, run_policy, stencil, a, b, fields);
+          }
+        });
+    Kokkos::Profiling::popRegion();
+    choice.choice = seconds[0] < seconds[1];
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "measured over %d steps: blocked %.3f ms, generic %.3f ms", timed_steps,
+                  seconds[0] * 1e3, seconds[1] * 1e3);
+    choice.summary = buf;
+    MeasuredChoiceCache<bool>::store(key, choice);
+    measured = "; measured choice (" + choice.summary + ")";
+    return choice.choice;
   }
 };
 
