@@ -15,10 +15,13 @@
 # Re-running is cheap: each Kokkos build is cached under a key made of its
 # version, source, variant, architecture, C++ standard and patch hash.
 #
-# Usage: scripts/setup.sh [--cuda] [--arch HOPPER90|AMPERE80|...] [--with-kernels]
+# Usage: scripts/setup.sh [--cuda | --tsan] [--arch HOPPER90|AMPERE80|...] [--with-kernels]
 #                         [--kokkos-source DIR|TARBALL] [--cxx-std 17|20]
 #                         [--deps-only] [--build-dir DIR] [--target T]...
 #                         [-- CMAKE_ARGS...]
+#   --tsan           a ThreadSanitizer build (clang, OpenMP + Serial, into
+#                    build-tsan/): Kokkos and the project with -fsanitize=thread,
+#                    and the test `thread_safety_openmp` (unit_tests/CMakeLists.txt)
 #   --kokkos-source  build this Kokkos instead of Trilinos' 3.4.01 (a release
 #                    tarball such as kokkos-4.6.01.tar.gz, its extracted top
 #                    directory, or a Trilinos tree)
@@ -50,6 +53,7 @@ jobs=$(nproc)
 while [ $# -gt 0 ]; do
   case "$1" in
     --cuda) variant=cuda ;;
+    --tsan) variant=tsan ;;
     --arch) arch=$2; shift ;;
     --with-kernels) with_kernels=1 ;;
     --no-kernels) with_kernels=0 ;;  # the default since KokkosKernels became opt-in
@@ -73,6 +77,9 @@ patch_script=$repo_dir/scripts/patch_kokkos.sh
 # ---------------------------------------------------------------- packages --
 needed=(cmake g++ make ninja-build libgtest-dev libpng-dev python3-matplotlib
         ca-certificates dpkg-dev xz-utils)
+# ThreadSanitizer builds: clang and LLVM's OpenMP runtime with its Archer tool
+# (libarcher tells ThreadSanitizer about OpenMP's synchronisation).
+[ "$variant" = tsan ] && needed+=(clang libomp-dev)
 missing=()
 for p in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -210,6 +217,10 @@ if [ ! -f "$kokkos_prefix/.complete" ]; then
     at_least 4.0.00 || kokkos_opts+=(-DKokkos_ENABLE_CUDA_LAMBDA=ON)
     kk_exec=(-DKokkosKernels_INST_EXECSPACE_SERIAL=OFF -DKokkosKernels_INST_MEMSPACE_CUDAUVMSPACE=OFF
              -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF)
+  elif [ "$variant" = tsan ]; then
+    cxx=clang++
+    kokkos_opts=(-DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON "-DCMAKE_CXX_FLAGS=-fsanitize=thread -g")
+    kk_exec=(-DKokkosKernels_INST_EXECSPACE_SERIAL=OFF)
   else
     cxx=g++
     kokkos_opts=(-DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON)
@@ -257,6 +268,9 @@ if [ "$variant" = cuda ]; then
   build_dir=${build_dir:-$repo_dir/build-cuda}
   cfg=(-DCMAKE_CXX_COMPILER="$kokkos_src/kokkos/bin/nvcc_wrapper")
   [ -x "$kokkos_prefix/bin/nvcc_wrapper" ] && cfg=(-DCMAKE_CXX_COMPILER="$kokkos_prefix/bin/nvcc_wrapper")
+elif [ "$variant" = tsan ]; then
+  build_dir=${build_dir:-$repo_dir/build-tsan}
+  cfg=(-DCMAKE_CXX_COMPILER=clang++ -DEbisuKokkos_ENABLE_THREAD_SANITIZER=ON)
 else
   build_dir=${build_dir:-$repo_dir/build}
   cfg=(-DCMAKE_CXX_COMPILER=g++)
