@@ -13,6 +13,8 @@ log unless --linear), one line each for:
   - parallel_stencil:automatic (and automatic-model, the model alone, when run),
     ebisu-sm, ebisu-device (Backend::ebisu with
     Strategy::sm_tiling / device_tiling forced; the strategy that ran is in the table);
+  - when run (host sweeps, perf_tests/run_host_sweep.sh): parallel_stencil:generic
+    and ebisu-auto (Backend::ebisu forced: the host temporal-blocking path);
   - the per-step memory bound of the run: copy bandwidth / (2 sizeof(Scalar)).
 Only variants whose check passed are drawn. The table (stdout) is also written as
 sweep_summary.csv and sweep_summary.md next to the PNG. A (stencil, size) found in
@@ -34,7 +36,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 SUITE = ["j1d3pt", "j1d5pt", "j2d5pt", "j2d9pt", "j2d9pt-gol", "j2d25pt",
          "j3d7pt", "j3d13pt", "j3d17pt", "j3d27pt", "poisson"]
 EBISU = [("automatic", "parallel_stencil:automatic"), ("ebisu-sm", "ebisu-sm"), ("ebisu-device", "ebisu-device"),
-         ("automatic-model", "parallel_stencil:automatic-model")]
+         ("automatic-model", "parallel_stencil:automatic-model"), ("generic", "parallel_stencil:generic"),
+         ("ebisu-auto", "ebisu-auto")]
 
 
 def json_files(paths):
@@ -185,6 +188,8 @@ def main():
               ("ebisu-sm (sm_tiling forced)", "ebisu-sm", dict(color="tab:green", marker="^", lw=1.3)),
               ("ebisu-device (device_tiling forced)", "ebisu-device", dict(color="tab:purple", marker="v", lw=1.3)),
               ("automatic, model only (no timing runs)", "automatic-model", dict(color="tab:red", ls="--", lw=1)),
+              ("parallel_stencil:generic", "generic", dict(color="tab:orange", marker="x", lw=1.3)),
+              ("ebisu-auto (Backend::ebisu forced)", "ebisu-auto", dict(color="tab:green", marker="D", lw=1.3)),
               ("per-step memory bound", "bound", dict(color="black", ls="--", lw=1, marker="_"))]
     for k, stencil in enumerate(stencils):
         ax = axes[k // ncols][k % ncols]
