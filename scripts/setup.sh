@@ -10,7 +10,8 @@
 #      scripts/patches/kokkos-<version>.sh: CUDA 13, Hopper) and builds it into
 #      a git-ignored prefix, with the deprecated code of every Kokkos major
 #      release the version has an option for turned off,
-#   4. configures and builds EbisuKokkos against that prefix.
+#   4. configures and builds EbisuKokkos against that prefix (the CPU build with
+#      MPI: Debian's Open MPI, for the distributed parallel_stencil and its tests).
 #
 # Re-running is cheap: each Kokkos build is cached under a key made of its
 # version, source, variant, architecture, C++ standard and patch hash.
@@ -80,6 +81,8 @@ needed=(cmake g++ make ninja-build libgtest-dev libpng-dev python3-matplotlib
 # ThreadSanitizer builds: clang and LLVM's OpenMP runtime with its Archer tool
 # (libarcher tells ThreadSanitizer about OpenMP's synchronisation).
 [ "$variant" = tsan ] && needed+=(clang libomp-dev)
+# The CPU build includes the distributed parallel_stencil and its tests (Open MPI).
+[ "$variant" = openmp ] && needed+=(libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -273,7 +276,7 @@ elif [ "$variant" = tsan ]; then
   cfg=(-DCMAKE_CXX_COMPILER=clang++ -DEbisuKokkos_ENABLE_THREAD_SANITIZER=ON)
 else
   build_dir=${build_dir:-$repo_dir/build}
-  cfg=(-DCMAKE_CXX_COMPILER=g++)
+  cfg=(-DCMAKE_CXX_COMPILER=g++ -DEbisuKokkos_ENABLE_MPI=ON)
 fi
 log "configuring and building EbisuKokkos in $build_dir"
 cmake -S "$repo_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
