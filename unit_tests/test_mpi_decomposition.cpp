@@ -33,8 +33,10 @@ TEST(mpi_decomposition, faces) {
 
 TEST(mpi_decomposition, default_halo_depth) {
   // 8192^2 over 2 ranks along index 0: blocks of 4096 rows, two exchanged sides:
-  // 16 steps cost 32 / 4096 = 0.8% extra rows: the cap.
-  EXPECT_EQ((default_steps_per_exchange<2>({4096, 8192}, {2, 0}, 1)), 16);
+  // 64 steps cost 128 / 4096 = 3.1% extra rows: the cap.
+  EXPECT_EQ((default_steps_per_exchange<2>({4096, 8192}, {2, 0}, 1)), 64);
+  // 1024 rows: 51 steps cost 102 / 1024 = 9.96%, 52 10.2%
+  EXPECT_EQ((default_steps_per_exchange<2>({1024, 8192}, {2, 0}, 1)), 51);
   // 64 rows per block: k = 3 costs 6/64 = 9.4%, k = 4 12.5% > 10%.
   EXPECT_EQ((default_steps_per_exchange<2>({64, 64}, {2, 0}, 1)), 3);
   // radius 2 halves it
@@ -42,7 +44,7 @@ TEST(mpi_decomposition, default_halo_depth) {
   // both axes split: the growth multiplies
   EXPECT_EQ((default_steps_per_exchange<2>({64, 64}, {2, 2}, 1)), 1);
   // nothing exchanged: the cap
-  EXPECT_EQ((default_steps_per_exchange<3>({8, 8, 8}, {0, 0, 0}, 1)), 16);
+  EXPECT_EQ((default_steps_per_exchange<3>({8, 8, 8}, {0, 0, 0}, 1)), 64);
   // never deeper than the thinnest block, never below 1
   EXPECT_EQ((default_steps_per_exchange<1>({2}, {2}, 1)), 1);
   EXPECT_EQ((default_steps_per_exchange<3>({256, 512, 512}, {2, 0, 0}, 1)), 12);

@@ -208,6 +208,8 @@ class CartesianDomain {
     }
     return box;
   }
+  /// The exchange buffers kept with the domain (shared by its copies).
+  Impl::HaloBufferCache& halo_cache() const { return *m_halo_cache; }
   /// The owned box of rank `r` in global indices.
   Impl::Box owned_box_of(int r) const {
     int coords[3] = {0, 0, 0};
@@ -238,6 +240,7 @@ class CartesianDomain {
   std::array<std::array<std::int64_t, 2>, Rank> m_ghost{};
   std::array<std::array<int, 2>, Rank> m_neighbour{};
   int m_steps_per_exchange = 1;
+  std::shared_ptr<Impl::HaloBufferCache> m_halo_cache = std::make_shared<Impl::HaloBufferCache>();
 };
 
 }  // namespace Mpi

@@ -50,74 +50,96 @@ inline void check_message_size(const Box& block, const char* who) {
   }
 }
 
+// The slab of local cells that side `s` (0 low, 1 high) of `axis` sends (its owned cells the
+// neighbour mirrors) or receives (its ghost zone): g cells deep, across the whole local extent of
+// the other axes.
+template <int Rank>
+Box halo_slab(const CartesianDomain<Rank>& domain, int axis, int s, bool receive) {
+  const std::int64_t g = domain.ghost_width();
+  Box slab;
+  for (int b = 0; b < Rank; ++b) slab.extent[b] = domain.local_extent(b);
+  slab.extent[axis] = g;
+  const std::int64_t lo = domain.ghost(axis, Side::low), owned = domain.owned_extent(axis);
+  if (receive) {
+    slab.begin[axis] = s == 0 ? 0 : lo + owned;
+  } else {
+    slab.begin[axis] = s == 0 ? lo : lo + owned - g;
+  }
+  return slab;
+}
+
+template <int Rank>
+bool faces_neighbour_on(const CartesianDomain<Rank>& domain, int axis, int s) {
+  return domain.faces_neighbour(axis, s == 0 ? Side::low : Side::high);
+}
+
+template <class Buffer, int Rank>
+HaloBuffers<Buffer> make_halo_buffers(const CartesianDomain<Rank>& domain) {
+  HaloBuffers<Buffer> h;
+  const bool device_aware = mpi_is_device_aware();
+  h.index.assign(2 * Rank, -1);
+  for (int a = 0; a < Rank; ++a)
+    for (int s = 0; s < 2; ++s) {
+      if (!faces_neighbour_on(domain, a, s)) continue;
+      h.index[2 * a + s] = static_cast<int>(h.send.size());
+      h.send.emplace_back(allocate_box<Buffer>("EbisuKokkos::Mpi::halo_out", halo_slab(domain, a, s, false)),
+                          device_aware);
+      h.receive.emplace_back(allocate_box<Buffer>("EbisuKokkos::Mpi::halo_in", halo_slab(domain, a, s, true)),
+                             device_aware);
+    }
+  return h;
+}
+
 /// The exchange proper, without checks: along each axis in turn, each side
 /// that faces a neighbour sends the neighbour's ghost zone (its own owned cells
 /// next to that side) and receives its own. Later axes send their slabs over the
 /// whole local extent of the earlier axes, ghosts included, which fills the
-/// edge and corner ghosts box stencils and multi-step halos read.
+/// edge and corner ghosts box stencils and multi-step halos read. The buffers
+/// are the domain's (made on its first exchange of this View type).
 template <int Rank, class ExecSpace, class ViewType>
 void exchange_halo_unchecked(const CartesianDomain<Rank>& domain, const ExecSpace& space, const ViewType& v) {
   using Buffer = ContiguousView<ViewType>;
   using Scalar = typename ViewType::non_const_value_type;
-  const bool device_aware = mpi_is_device_aware();
+  HaloBuffers<Buffer>& buffers =
+      domain.halo_cache().template get<HaloBuffers<Buffer>>([&] { return make_halo_buffers<Buffer>(domain); });
   const MPI_Comm comm = domain.communicator();
   for (int a = 0; a < Rank; ++a) {
-    if (!domain.faces_neighbour(a, Side::low) && !domain.faces_neighbour(a, Side::high)) continue;
-    const std::int64_t g = domain.ghost_width();
-    Box slab;
-    for (int b = 0; b < Rank; ++b) slab.extent[b] = domain.local_extent(b);
-    slab.extent[a] = g;
-    const std::int64_t lo = domain.ghost(a, Side::low), owned = domain.owned_extent(a);
-    // sides: 0 low, 1 high; what side s sends and where it receives
-    Box send[2] = {slab, slab}, receive[2] = {slab, slab};
-    send[0].begin[a] = lo;
-    send[1].begin[a] = lo + owned - g;
-    receive[0].begin[a] = 0;
-    receive[1].begin[a] = lo + owned;
-    std::vector<MpiBuffer<Buffer>> sends, receives;
-    std::vector<MPI_Request> requests;
-    std::vector<int> receive_sides;
+    if (!faces_neighbour_on(domain, a, 0) && !faces_neighbour_on(domain, a, 1)) continue;
+    MPI_Request requests[4];
+    int pending = 0;
     for (int s = 0; s < 2; ++s) {
-      if (!domain.faces_neighbour(a, s == 0 ? Side::low : Side::high)) continue;
-      receives.emplace_back(allocate_box<Buffer>("EbisuKokkos::Mpi::halo_in", receive[s]), device_aware);
-      receive_sides.push_back(s);
-    }
-    requests.reserve(4);
-    for (std::size_t i = 0; i < receives.size(); ++i) {
-      const int s = receive_sides[i];
+      const int i = buffers.index[2 * a + s];
+      if (i < 0) continue;
       // the neighbour on side s sent towards us, i.e. towards its side 1 - s: tag 2a + (1 - s)
-      MPI_Request r;
-      check_mpi(MPI_Irecv(receives[i].data(), receives[i].count(), mpi_type<Scalar>(),
-                          domain.neighbour(a, s == 0 ? Side::low : Side::high), 2 * a + (1 - s), comm, &r),
+      check_mpi(MPI_Irecv(buffers.receive[i].data(), buffers.receive[i].count(), mpi_type<Scalar>(),
+                          domain.neighbour(a, s == 0 ? Side::low : Side::high), 2 * a + (1 - s), comm,
+                          &requests[pending++]),
                 "MPI_Irecv (halo)");
-      requests.push_back(r);
     }
     for (int s = 0; s < 2; ++s) {
-      if (!domain.faces_neighbour(a, s == 0 ? Side::low : Side::high)) continue;
-      sends.emplace_back(allocate_box<Buffer>("EbisuKokkos::Mpi::halo_out", send[s]), device_aware);
-      pack(space, sends.back().buffer(), v, send[s]);
+      const int i = buffers.index[2 * a + s];
+      if (i < 0) continue;
+      pack(space, buffers.send[i].buffer(), v, halo_slab(domain, a, s, false));
+      buffers.send[i].to_mpi(space);
     }
     space.fence();
-    for (auto& b : sends) b.to_mpi(space);
-    space.fence();
-    int i = 0;
     for (int s = 0; s < 2; ++s) {
-      if (!domain.faces_neighbour(a, s == 0 ? Side::low : Side::high)) continue;
-      MPI_Request r;
-      check_mpi(MPI_Isend(sends[i].data(), sends[i].count(), mpi_type<Scalar>(),
-                          domain.neighbour(a, s == 0 ? Side::low : Side::high), 2 * a + s, comm, &r),
+      const int i = buffers.index[2 * a + s];
+      if (i < 0) continue;
+      check_mpi(MPI_Isend(buffers.send[i].data(), buffers.send[i].count(), mpi_type<Scalar>(),
+                          domain.neighbour(a, s == 0 ? Side::low : Side::high), 2 * a + s, comm, &requests[pending++]),
                 "MPI_Isend (halo)");
-      requests.push_back(r);
-      ++i;
     }
-    check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
-              "MPI_Waitall (halo)");
-    for (std::size_t k = 0; k < receives.size(); ++k) {
-      receives[k].from_mpi(space);
-      unpack(space, v, receive[receive_sides[k]], receives[k].buffer());
+    check_mpi(MPI_Waitall(pending, requests, MPI_STATUSES_IGNORE), "MPI_Waitall (halo)");
+    for (int s = 0; s < 2; ++s) {
+      const int i = buffers.index[2 * a + s];
+      if (i < 0) continue;
+      buffers.receive[i].from_mpi(space);
+      unpack(space, v, halo_slab(domain, a, s, true), buffers.receive[i].buffer());
     }
-    space.fence();
   }
+  // The staging buffers are written by MPI in the next exchange: their copies must be done.
+  space.fence();
 }
 
 }  // namespace Impl

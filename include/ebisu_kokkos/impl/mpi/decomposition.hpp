@@ -53,15 +53,16 @@ inline std::array<Face, 2> faces(int ranks_on_axis, int coordinate, Boundary low
 /// Steps between two exchanges when the caller leaves it to us. Each round
 /// recomputes the ghost zone (radius x steps deep per exchanged side), so the
 /// redundant work grows with the depth while the number of exchanges falls
-/// with it. Rule: the deepest halo whose extra cells stay within 10% of the
-/// owned block, at most 16 steps (a multiple of the temporal depths the GPU
-/// kernels use at large sizes), at least 1, and never deeper than the smallest
-/// block a neighbour owns (its cells are what fills the halo).
+/// with it, and an exchange costs far more than its bytes (pack, host staging
+/// where MPI cannot read device memory, latency). Rule: the deepest halo whose
+/// extra cells stay within 10% of the owned block, at most 64 steps (a multiple
+/// of the temporal depths the GPU kernels use), at least 1, and never deeper
+/// than the smallest block a neighbour owns (its cells are what fills the halo).
 /// `owned` and `exchanged_sides` per axis (0, 1 or 2 sides with a ghost zone).
 template <int Rank>
 int default_steps_per_exchange(const std::array<std::int64_t, Rank>& smallest_owned,
                                const std::array<int, Rank>& exchanged_sides, int radius) {
-  constexpr int kMaxSteps = 16;
+  constexpr int kMaxSteps = 64;
   constexpr double kMaxExtraWork = 0.10;
   int best = 1;
   for (int k = 1; k <= kMaxSteps; ++k) {

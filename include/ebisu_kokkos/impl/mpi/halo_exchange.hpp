@@ -21,10 +21,15 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <typeindex>
+#include <typeinfo>
 #include <utility>
+#include <vector>
 
 namespace EbisuKokkos {
 namespace Mpi {
@@ -114,25 +119,42 @@ void unpack(const ExecSpace& space, const ViewType& v, const Box& box, const Buf
   Kokkos::deep_copy(space, box_of(v, box), buffer);
 }
 
+/// Host memory for staging device buffers: page-locked where the device is a
+/// CUDA GPU (copies at full PCIe / NVLink-C2C speed), ordinary otherwise.
+template <class MemorySpace>
+struct StagingSpace {
+  using type = Kokkos::HostSpace;
+};
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct StagingSpace<Kokkos::CudaSpace> {
+  using type = Kokkos::CudaHostPinnedSpace;
+};
+#endif
+
 /// A contiguous buffer MPI can read or write: the buffer itself where MPI may
-/// touch its memory, a host copy otherwise.
+/// touch its memory, a host copy (page-locked where that helps) otherwise.
 template <class BufferType>
 class MpiBuffer {
  public:
-  using host_type = decltype(Kokkos::create_mirror_view(std::declval<BufferType>()));
+  using memory_space = typename BufferType::memory_space;
+  static constexpr bool host_accessible = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+  using staging_type = Kokkos::View<typename BufferType::data_type, typename BufferType::array_layout,
+                                    typename StagingSpace<memory_space>::type>;
+
   MpiBuffer(const BufferType& buffer, bool device_aware)
       : m_buffer(buffer),
-        m_staged(!device_aware && !Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                                               typename BufferType::memory_space>::accessible),
-        m_host(Kokkos::create_mirror_view(buffer)) {}
+        m_staged(!device_aware && !host_accessible),
+        m_host(m_staged ? staging_like(buffer) : EbisuKokkos::Impl::unallocated_view<staging_type>()) {}
   void* data() const { return m_staged ? static_cast<void*>(m_host.data()) : static_cast<void*>(m_buffer.data()); }
   /// Elements, in units of mpi_type<value_type>().
   int count() const { return static_cast<int>(m_buffer.span()); }
-  /// After packing, before sending (the pack's copy must have finished: the caller fences).
+  /// After packing, before sending (the caller fences before MPI reads it).
   template <class ExecSpace>
   void to_mpi(const ExecSpace& space) const {
     if (m_staged) Kokkos::deep_copy(space, m_host, m_buffer);
   }
+  /// After receiving, before unpacking.
   template <class ExecSpace>
   void from_mpi(const ExecSpace& space) const {
     if (m_staged) Kokkos::deep_copy(space, m_buffer, m_host);
@@ -140,9 +162,38 @@ class MpiBuffer {
   const BufferType& buffer() const { return m_buffer; }
 
  private:
+  static staging_type staging_like(const BufferType& b) {
+    Box box;
+    for (int a = 0; a < view_rank<BufferType>; ++a) box.extent[a] = static_cast<std::int64_t>(b.extent(a));
+    return allocate_box<staging_type>("EbisuKokkos::Mpi::staging", box);
+  }
   BufferType m_buffer;
   bool m_staged;
-  host_type m_host;
+  staging_type m_host;
+};
+
+/// The send and receive buffers of every side of every axis, for Views of one
+/// type and the domain's local extents: made on a domain's first exchange of
+/// such Views and kept with the domain (allocations per round would cost more
+/// than the messages).
+template <class BufferType>
+struct HaloBuffers {
+  std::vector<MpiBuffer<BufferType>> send, receive;  // index 2 x axis + side, where the side has a neighbour
+  std::vector<int> index;                            // 2 x axis + side -> position in send / receive, or -1
+};
+
+/// Type-erased storage for HaloBuffers of any View type, shared by copies of a domain.
+class HaloBufferCache {
+ public:
+  template <class T, class Make>
+  T& get(const Make& make) {
+    auto& slot = m_entries[std::type_index(typeid(T))];
+    if (!slot) slot = std::make_shared<T>(make());
+    return *static_cast<T*>(slot.get());
+  }
+
+ private:
+  std::map<std::type_index, std::shared_ptr<void>> m_entries;
 };
 
 }  // namespace Impl

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Packs this machine's Open MPI runtime (Debian's openmpi-bin / libopenmpi3, as
+# scripts/setup.sh installs them) with every shared library it needs that is not
+# part of glibc into one relocatable tarball, for a machine that has no package
+# registry (the GPU machines: perf_tests/run_mpi_scaling.sh unpacks it).
+#
+#   scripts/bundle_openmpi.sh OUT.tar.gz
+#
+# Layout inside: bin/ (mpirun, orted), lib/ (libmpi and its dependencies),
+# lib/openmpi3/ (Open MPI's components), share/openmpi/ (its help texts), and
+# env.sh, which sets OPAL_PREFIX and the OPAL_* directories so that the
+# unpacked tree is used wherever it lies.
+set -euo pipefail
+out=${1:?usage: scripts/bundle_openmpi.sh OUT.tar.gz}
+out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
+command -v ompi_info > /dev/null || { echo "bundle_openmpi.sh: Open MPI not found (scripts/setup.sh installs it)" >&2; exit 1; }
+libdir=$(ompi_info --path libdir --parsable | sed -n 's/^path:libdir://p')
+pkglib=$(ompi_info --path pkglibdir --parsable | sed -n 's/^path:pkglibdir://p')
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/bin" "$stage/lib/openmpi3" "$stage/share" "$stage/etc"
+cp -L /usr/bin/orterun "$stage/bin/mpirun"
+cp -L /usr/bin/orted "$stage/bin/orted"
+cp -a "$pkglib/"*.so "$stage/lib/openmpi3/"
+cp -a /usr/share/openmpi "$stage/share/"
+[ -d /etc/openmpi ] && cp -a /etc/openmpi "$stage/etc/"
+# The dependency closure of everything above, glibc's own libraries excepted.
+glibc='^(libc|libm|libdl|libpthread|librt|ld-linux-x86-64|libresolv|libutil)\.so'
+todo=("$stage/bin/mpirun" "$stage/bin/orted" "$stage/lib/openmpi3/"*.so "$libdir"/libmpi.so "$libdir"/libmpi_cxx.so)
+declare -A seen
+while [ ${#todo[@]} -gt 0 ]; do
+  f=${todo[0]}
+  todo=("${todo[@]:1}")
+  while read -r name path; do
+    [ -n "$path" ] && [ -f "$path" ] || continue
+    [[ $name =~ $glibc ]] && continue
+    [ -n "${seen[$name]:-}" ] && continue
+    seen[$name]=1
+    cp -L "$path" "$stage/lib/$name"
+    todo+=("$path")
+  done < <(ldd "$f" 2>/dev/null | awk '/=>/ { print $1, $3 }')
+done
+# the libraries programs link by name (their sonames), beside their dependencies
+for l in libmpi libmpi_cxx; do
+  soname=$(objdump -p "$libdir/$l.so" | awk '/SONAME/ { print $2 }')
+  cp -L "$libdir/$l.so" "$stage/lib/$soname"
+done
+cat > "$stage/env.sh" <<'EOF'
+# source this: the unpacked Open MPI is used from wherever it lies
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export OPAL_PREFIX=$here OPAL_EXEC_PREFIX=$here OPAL_BINDIR=$here/bin OPAL_LIBDIR=$here/lib
+export OPAL_PKGLIBDIR=$here/lib/openmpi3 OPAL_DATADIR=$here/share OPAL_PKGDATADIR=$here/share/openmpi
+export OPAL_SYSCONFDIR=$here/etc/openmpi
+export PATH=$here/bin:$PATH LD_LIBRARY_PATH=$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+EOF
+tar -C "$stage" -czf "$out" .
+echo "bundle_openmpi.sh: $(du -h "$out" | cut -f1) in $out ($(ls "$stage/lib" | wc -l) libraries)"
