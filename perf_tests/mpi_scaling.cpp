@@ -205,9 +205,10 @@ int run(const Options& opt, const Stencil& stencil) {
     const ebisu_bench::DeviceInfo device = ebisu_bench::query_device_info();
     std::string global;
     for (int a = 0; a < Rank; ++a) global += (a ? "x" : "") + std::to_string(extents[a]);
-    std::printf("%-8s %-16s ranks %d  steps %d  %9.3f ms  %8.2f GCells/s  check %s  (%s; %s)\n",
+    std::printf("%-8s %-16s ranks %d  steps %d  %9.3f ms  %8.2f GCells/s  check %s  MPI %s  (%s; %s)\n",
                 opt.stencil.c_str(), global.c_str(), ranks, opt.steps, median * 1e3, gcells,
-                difference < 0 ? "off" : (difference <= 1e-12 ? "ok" : "FAILED"), device.name.c_str(),
+                difference < 0 ? "off" : (difference <= 1e-12 ? "ok" : "FAILED"),
+                EbisuKokkos::Mpi::Impl::mpi_is_device_aware() ? "device-aware" : "host-staged", device.name.c_str(),
                 report.plan.c_str());
     if (!opt.json.empty()) {
       std::ofstream out(opt.json, std::ios::app);
@@ -221,7 +222,8 @@ int run(const Options& opt, const Stencil& stencil) {
           << "\", \"scaling\": \"" << (opt.weak ? "weak" : "strong") << "\", \"ranks\": " << ranks
           << ", \"global\": \"" << global << "\", \"steps\": " << opt.steps << ", \"reps\": " << opt.reps
           << ", \"backend\": \"" << EbisuKokkos::to_string(opt.backend) << "\", \"steps_per_exchange\": "
-          << domain.steps_per_exchange() << ", \"seconds_median\": " << median << ", \"gcells_per_s\": " << gcells
+          << domain.steps_per_exchange() << ", \"mpi_device_aware\": "
+          << (EbisuKokkos::Mpi::Impl::mpi_is_device_aware() ? "true" : "false") << ", \"seconds_median\": " << median << ", \"gcells_per_s\": " << gcells
           << ", \"max_relative_difference_to_one_rank\": " << difference << ", \"plan\": \"" << plan << "\"}\n";
     }
   }

@@ -4,29 +4,41 @@
 # part of glibc into one relocatable tarball, for a machine that has no package
 # registry (the GPU machines: perf_tests/run_mpi_scaling.sh unpacks it).
 #
-#   scripts/bundle_openmpi.sh OUT.tar.gz
+#   scripts/bundle_openmpi.sh OUT.tar.gz [PREFIX]
+#
+# With PREFIX: an Open MPI installed there instead (e.g. one built from Debian's
+# source with CUDA support, whose shared-memory transport copies between GPUs of
+# one machine directly; see docs/distributed.md).
 #
 # Layout inside: bin/ (mpirun, orted), lib/ (libmpi and its dependencies),
 # lib/openmpi3/ (Open MPI's components), share/openmpi/ (its help texts), and
 # env.sh, which sets OPAL_PREFIX and the OPAL_* directories so that the
 # unpacked tree is used wherever it lies.
 set -euo pipefail
-out=${1:?usage: scripts/bundle_openmpi.sh OUT.tar.gz}
+out=${1:?usage: scripts/bundle_openmpi.sh OUT.tar.gz [PREFIX]}
 out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
-command -v ompi_info > /dev/null || { echo "bundle_openmpi.sh: Open MPI not found (scripts/setup.sh installs it)" >&2; exit 1; }
-libdir=$(ompi_info --path libdir --parsable | sed -n 's/^path:libdir://p')
-pkglib=$(ompi_info --path pkglibdir --parsable | sed -n 's/^path:pkglibdir://p')
+prefix=${2:-}
+info=ompi_info
+[ -n "$prefix" ] && info=$prefix/bin/ompi_info
+command -v "$info" > /dev/null || { echo "bundle_openmpi.sh: Open MPI not found (scripts/setup.sh installs it)" >&2; exit 1; }
+path_of() { "$info" --path "$1" --parsable | sed -n "s/^path:$1://p"; }
+libdir=$(path_of libdir)
+pkglib=$(path_of pkglibdir)
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bin" "$stage/lib/openmpi3" "$stage/share" "$stage/etc"
-cp -L /usr/bin/orterun "$stage/bin/mpirun"
-cp -L /usr/bin/orted "$stage/bin/orted"
-cp -a "$pkglib/"*.so "$stage/lib/openmpi3/"
-cp -a /usr/share/openmpi "$stage/share/"
-[ -d /etc/openmpi ] && cp -a /etc/openmpi "$stage/etc/"
+bindir=$(path_of bindir)
+cp -L "$bindir/orterun" "$stage/bin/mpirun"
+cp -L "$bindir/orted" "$stage/bin/orted"
+cp -L "$bindir/ompi_info" "$stage/bin/ompi_info"
+if compgen -G "$pkglib/*.so" > /dev/null; then cp -a "$pkglib/"*.so "$stage/lib/openmpi3/"; fi
+cp -a "$(path_of pkgdatadir)" "$stage/share/"
+sysconf=$(path_of sysconfdir)
+[ -d "$sysconf" ] && mkdir -p "$stage/etc/openmpi" && cp -a "$sysconf/." "$stage/etc/openmpi/"
 # The dependency closure of everything above, glibc's own libraries excepted.
 glibc='^(libc|libm|libdl|libpthread|librt|ld-linux-x86-64|libresolv|libutil)\.so'
-todo=("$stage/bin/mpirun" "$stage/bin/orted" "$stage/lib/openmpi3/"*.so "$libdir"/libmpi.so "$libdir"/libmpi_cxx.so)
+todo=("$stage/bin/mpirun" "$stage/bin/orted" "$libdir"/libmpi.so "$libdir"/libmpi_cxx.so)
+compgen -G "$stage/lib/openmpi3/*.so" > /dev/null && todo+=("$stage/lib/openmpi3/"*.so)
 declare -A seen
 while [ ${#todo[@]} -gt 0 ]; do
   f=${todo[0]}

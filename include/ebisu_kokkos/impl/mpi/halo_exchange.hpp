@@ -49,9 +49,12 @@ inline void check_mpi(int code, const char* what) {
 }
 
 /// Whether MPI may be handed pointers to device memory. EBISU_MPI_DEVICE_AWARE=0/1 overrides the query.
+/// Asked of the library at run time: the header's MPIX_CUDA_AWARE_SUPPORT says only what the MPI this
+/// was compiled against supports, and the same program may run on another build of it (Debian's Open
+/// MPI has the query but no CUDA support; one built with CUDA answers 1).
 inline bool mpi_is_device_aware() {
   if (const char* forced = std::getenv("EBISU_MPI_DEVICE_AWARE")) return std::string(forced) == "1";
-#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+#if defined(MPIX_CUDA_AWARE_SUPPORT)
   return MPIX_Query_cuda_support() == 1;
 #else
   return false;
