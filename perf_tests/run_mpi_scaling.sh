@@ -15,10 +15,18 @@ rm -rf "$mpi" && mkdir -p "$mpi" && tar -C "$mpi" -xzf "$bundle"
 source "$mpi/env.sh"
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 json=$out/mpi_scaling.jsonl log=$out/mpi_scaling.log
-run() {  # run RANKS ARGS...: one rank per GPU (CUDA_VISIBLE_DEVICES = node-local rank)
+# One rank per GPU, by node-local rank. A CUDA-aware Open MPI copies between the GPUs of one machine
+# through CUDA IPC (its smcuda transport), which needs every GPU visible to every rank: there each
+# rank picks its device with --kokkos-device-id; otherwise each rank sees only its own GPU.
+if "$mpi/bin/ompi_info" --parsable --all 2>/dev/null | grep -q 'mpi_built_with_cuda_support:value:true'; then
+  select='exec "$@" --kokkos-device-id=$OMPI_COMM_WORLD_LOCAL_RANK'
+else
+  select='export CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK; exec "$@"'
+fi
+run() {  # run RANKS ARGS...
   local n=$1; shift
   mpirun -np "$n" --oversubscribe --bind-to none -x PATH -x LD_LIBRARY_PATH \
-    bash -c 'export CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK; exec "$@"' _ "$bench" "$@" --check --json "$json" \
+    bash -c "$select" _ "$bench" "$@" --check --json "$json" \
     2>&1 | grep -v -E '^\s*$' | tee -a "$log"
 }
 echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus" | tee -a "$log"

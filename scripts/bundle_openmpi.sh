@@ -33,12 +33,19 @@ cp -L "$bindir/orted" "$stage/bin/orted"
 cp -L "$bindir/ompi_info" "$stage/bin/ompi_info"
 if compgen -G "$pkglib/*.so" > /dev/null; then cp -a "$pkglib/"*.so "$stage/lib/openmpi3/"; fi
 cp -a "$(path_of pkgdatadir)" "$stage/share/"
+# An Open MPI built with its internal PMIx (from source) keeps PMIx's components and help texts apart.
+if [ -d "$libdir/pmix" ]; then
+  mkdir -p "$stage/lib/pmix"
+  cp -a "$libdir/pmix/"*.so "$stage/lib/pmix/"
+  [ -d "$(dirname "$(path_of pkgdatadir)")/pmix" ] && cp -a "$(dirname "$(path_of pkgdatadir)")/pmix" "$stage/share/"
+fi
 sysconf=$(path_of sysconfdir)
 [ -d "$sysconf" ] && mkdir -p "$stage/etc/openmpi" && cp -a "$sysconf/." "$stage/etc/openmpi/"
 # The dependency closure of everything above, glibc's own libraries excepted.
 glibc='^(libc|libm|libdl|libpthread|librt|ld-linux-x86-64|libresolv|libutil)\.so'
 todo=("$stage/bin/mpirun" "$stage/bin/orted" "$libdir"/libmpi.so "$libdir"/libmpi_cxx.so)
 compgen -G "$stage/lib/openmpi3/*.so" > /dev/null && todo+=("$stage/lib/openmpi3/"*.so)
+compgen -G "$stage/lib/pmix/*.so" > /dev/null && todo+=("$stage/lib/pmix/"*.so)
 declare -A seen
 while [ ${#todo[@]} -gt 0 ]; do
   f=${todo[0]}
@@ -63,6 +70,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export OPAL_PREFIX=$here OPAL_EXEC_PREFIX=$here OPAL_BINDIR=$here/bin OPAL_LIBDIR=$here/lib
 export OPAL_PKGLIBDIR=$here/lib/openmpi3 OPAL_DATADIR=$here/share OPAL_PKGDATADIR=$here/share/openmpi
 export OPAL_SYSCONFDIR=$here/etc/openmpi
+export PMIX_INSTALL_PREFIX=$here PMIX_MCA_mca_base_component_path=$here/lib/pmix
 export PATH=$here/bin:$PATH LD_LIBRARY_PATH=$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 EOF
