@@ -242,10 +242,11 @@ double sm_accesses_per_cell(const StencilModel& s, int cells_y) {
 }
 }  // namespace
 
-SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes, int export_planes) {
+SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes, int export_planes,
+                               int field_queues) {
   SmTileShape3D s;
   s.depth = depth;
-  s.cells_y = sm3d_cells_y(depth, radius, zreach);
+  s.cells_y = sm3d_cells_y(depth, radius, zreach, field_queues);
   s.threads_x = s.cells_y == 4 ? 64 : 32;
   s.threads_y = sm3d_threads / s.threads_x;
   s.tile_x = s.threads_x;
@@ -258,7 +259,8 @@ SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_byt
       export_planes > 0 ? (s.threads_y + 2L) * 2 * radius * (s.tile_x + 2L * radius) : plane;
   const int prefetch = export_planes > 0 ? sm3d_prefetch_partial_sums : sm3d_prefetch;
   s.smem_bytes = (static_cast<long>(depth) * (s.queue_planes * raw_plane + export_planes * plane) +
-                  static_cast<long>(prefetch + 1) * s.cells_y * sm3d_threads) *
+                  static_cast<long>(prefetch + 1) * s.cells_y * sm3d_threads +
+                  static_cast<long>(field_queues) * sm3d_field_queue_planes(depth, radius, prefetch) * plane) *
                  scalar_bytes;
   s.blocks_per_sm = 1;
   return s;
@@ -278,7 +280,8 @@ double predict_sm_launch_seconds_3d(const DeviceModel& d, const StencilModel& s,
   const double cell_levels = static_cast<double>(t) * sh.cells_y;  // per thread per iteration
   const double wave = std::max(1.0, 32.0 * s.scalar_bytes / 128.0);
   const double accesses =
-      sh.smem_accesses_per_cell > 0 ? sh.smem_accesses_per_cell : sm_accesses_per_cell(s, sh.cells_y);
+      (sh.smem_accesses_per_cell > 0 ? sh.smem_accesses_per_cell : sm_accesses_per_cell(s, sh.cells_y)) +
+      sh.field_reads_per_cell;
   const double smem = warps * cell_levels * accesses * wave * kSmWaveCycles;
   const double window_regs = static_cast<double>(t) * (2 * r + 1) * sh.cells_y * s.scalar_bytes / 4.0;
   const double iter_cycles = (smem + kSmIterCycles) * std::max(1, sh.blocks_per_sm) *
@@ -286,7 +289,9 @@ double predict_sm_launch_seconds_3d(const DeviceModel& d, const StencilModel& s,
   const double compute_t = iters * iter_cycles / (d.clock_ghz * 1e9);
   // DRAM: every tile-plane reads its (in-domain) tile once, writes its output.
   const double rx = std::min<double>(sh.tile_x, nx), ry = std::min<double>(sh.tile_y, ny);
-  const double bytes = static_cast<double>(tiles) * nz * (rx * ry) * s.scalar_bytes + static_cast<double>(nx) * ny * nz * s.scalar_bytes;
+  // Read-only fields: one more read of the tile per field.
+  const double bytes = static_cast<double>(tiles) * nz * (rx * ry) * s.scalar_bytes * (1 + sh.read_only_fields) +
+                       static_cast<double>(nx) * ny * nz * s.scalar_bytes;
   const double dram_t = bytes / (d.dram_bandwidth_gbs * 1e9 * kSmDramEff);
   if (bottleneck) *bottleneck = dram_t > compute_t ? "device memory" : (smem > kSmIterCycles ? "shared memory" : "per-plane overhead");
   return std::max(compute_t, dram_t) + kSmOverlap * std::min(compute_t, dram_t) + kSmLaunchUs * 1e-6;
@@ -316,18 +321,31 @@ PlanSM3D choose_plan_3d_sm(const DeviceModel& d, const StencilModel& s, long nz,
   }
   for (int t = dlo; t <= dhi; ++t) {
     if (!usable(t)) continue;
-    const int full = T / t, rem = T % t;
-    if (rem > 0 && !usable(rem)) continue;
+    const int full = T / t;
     double time = full * predict_sm_launch_seconds_3d(d, s, nz, ny, nx, shapes[t]);
-    if (rem > 0) time += predict_sm_launch_seconds_3d(d, s, nz, ny, nx, shapes[rem]);
+    // The remainder as launches of the deepest usable depths (the kernel does the same).
+    int launches = full;
+    bool remainder_fits = true;
+    for (int rem = T % t; rem > 0;) {
+      int k = rem;
+      while (k > 0 && !usable(k)) --k;
+      if (k == 0) {
+        remainder_fits = false;
+        break;
+      }
+      time += predict_sm_launch_seconds_3d(d, s, nz, ny, nx, shapes[k]);
+      ++launches;
+      rem -= k;
+    }
+    if (!remainder_fits) continue;
     // An odd number of launches leaves the result in the scratch View: one copy back.
-    if ((full + (rem > 0 ? 1 : 0)) % 2 == 1)
+    if (launches % 2 == 1)
       time += 2.0 * nx * ny * nz * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
     if (best_time < 0 || time < best_time * (1 - 1e-9)) {
       best_time = time;
       best.valid = true;
       best.depth = t;
-      best.launches = full + (rem > 0 ? 1 : 0);
+      best.launches = launches;
       best.shape = shapes[t];
       best.out_x = shapes[t].tile_x - 2 * t * r;
       best.out_y = shapes[t].tile_y - 2 * t * r;

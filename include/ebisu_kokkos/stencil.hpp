@@ -276,6 +276,17 @@ template <int Rank, int Radius, class F>
 FunctorStencil<Rank, Radius, F> make_stencil(const F& f) {
   return FunctorStencil<Rank, Radius, F>(f);
 }
+/// The same with the footprint of the state declared: the functor reads the
+/// state only at the offsets of Shape (e.g. StarShape for a 7-point update in
+/// 3-D), which lets the kernels keep less of the neighbourhood on chip (the 3-D
+/// kernels then queue no off-column planes of other z). The functor sees the
+/// state's offsets outside the shape as zero. Read-only fields may still be
+/// read anywhere within the radius.
+///   make_stencil<3, 1, EbisuKokkos::StarShape>(f)
+template <int Rank, int Radius, class Shape, class F>
+FunctorStencil<Rank, Radius, F, Shape> make_stencil(const F& f) {
+  return FunctorStencil<Rank, Radius, F, Shape>(f);
+}
 
 namespace Impl {
 // sum_k c[k] * u(offset of point k), unrolled; c[k] already in Scalar.

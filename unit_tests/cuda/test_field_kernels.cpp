@@ -1,11 +1,13 @@
 // Read-only fields on the EBISU CUDA kernels: device tiling forced (the field
-// tiles in shared memory beside the state's two copies) and 2-D SM tiling
-// forced (the fields streamed through shared-memory row queues), against the
+// tiles in shared memory beside the state's two copies), 2-D SM tiling forced
+// (the fields streamed through shared-memory row queues) and 3-D SM tiling
+// forced (footprint fields through shared-memory plane queues, centre-only
+// fields through the read-only data cache), against the
 // independent long-double reference with fields (support/reference.hpp):
 // ranks 2 and 3, a field read over the footprint and at radius 2, a
 // centre-only source, fixed / periodic / mirror sides (mirror with a functor
 // declared mirror symmetric), domains split over many blocks, depth knobs,
-// both layouts; the fallback of a forced 3-D SM tiling, and automatic.
+// both layouts; automatic.
 #include "category/cuda.hpp"
 #include "support/field_cases.hpp"
 
@@ -56,9 +58,15 @@ EbisuKokkos::StencilReport run_on_kernel(const std::string& name, const Stencil&
     EXPECT_EQ(report.strategy, Strategy::device_tiling) << report.plan;
     EXPECT_NE(report.plan.find("read-only field tile"), std::string::npos) << report.plan;
   }
-  if (strategy == Strategy::sm_tiling && rank == 2 && steps > 0) {
+  if (strategy == Strategy::sm_tiling && steps > 0) {
     EXPECT_EQ(report.strategy, Strategy::sm_tiling) << report.plan;
-    EXPECT_NE(report.plan.find("read-only field queue"), std::string::npos) << report.plan;
+    // Fields read over the footprint stream through queues; 3-D reads centre-only fields through L1.
+    const bool queued = report.plan.find("read-only field queue") != std::string::npos;
+    const bool cached = report.plan.find("centre-only field(s) read through the read-only data cache") != std::string::npos;
+    EXPECT_TRUE(rank == 2 ? queued : (queued || cached)) << report.plan;
+    // A depth knob is an upper bound: depths whose kernels spill registers with fields are not planned.
+    if (depth > 0) EXPECT_LE(report.temporal_depth, depth) << report.plan;
+    EXPECT_GE(report.temporal_depth, 1) << report.plan;
   }
   return report;
 }
@@ -176,15 +184,71 @@ TEST(cuda, field_kernels_star_shaped_functors) {
                                     Strategy::device_tiling, 0);
 }
 
-// Forced SM tiling with fields in 3-D falls back (3-D SM tiling does not
-// stream fields yet) and says so; automatic picks among the strategies.
-TEST(cuda, field_kernels_fallback_and_automatic) {
+// 3-D SM tiling streams a footprint field through a plane queue: every rule
+// set, a domain smaller than a tile and one of many tiles in x and y, every
+// compiled depth with T not a multiple of it, both layouts, T = 0.
+TEST(cuda, field_kernels_sm_tiling_3d) {
+  const double dt = 0.08;
+  const auto stencil = EbisuKokkos::make_stencil<3, 1>(VariableHeat<3>{dt}).declare_mirror_symmetric();
+  const std::vector<Extents> n3 = quick() ? std::vector<Extents>{{45, 37, 61}}
+                                          : std::vector<Extents>{{13, 10, 7}, {45, 37, 61}, {70, 90, 41}};
+  for (const Extents& n : n3)
+    for (const Edges& edges : all_edge_sets()) {
+      run_on_kernel<Kokkos::LayoutRight>("variable-heat", stencil, Kinds<false>{}, variable_heat_update(3, dt),
+                                         random_fields(1, 1.0L), n, 13, edges, Strategy::sm_tiling, 0);
+      run_on_kernel<Kokkos::LayoutLeft>("variable-heat", stencil, Kinds<false>{}, variable_heat_update(3, dt),
+                                        random_fields(1, 1.0L), n, 11, edges, Strategy::sm_tiling, 3);
+    }
+  // The functor declared star-shaped (no off-column planes of other z queued): depths up to 3.
+  const auto star = EbisuKokkos::make_stencil<3, 1, EbisuKokkos::StarShape>(VariableHeat<3>{dt}).declare_mirror_symmetric();
+  for (int depth : {1, 2, 3}) {
+    run_on_kernel<Kokkos::LayoutRight>("variable-heat-star", star, Kinds<false>{}, variable_heat_update(3, dt),
+                                       random_fields(1, 1.0L), {70, 90, 41}, 2 * depth + 3, edges_all(Edge::fixed),
+                                       Strategy::sm_tiling, depth);
+  }
+  for (const Edges& edges : all_edge_sets()) {
+    run_on_kernel<Kokkos::LayoutLeft>("variable-heat-star", star, Kinds<false>{}, variable_heat_update(3, dt),
+                                      random_fields(1, 1.0L), {45, 37, 61}, 10, edges, Strategy::sm_tiling, 3);
+  }
+  run_on_kernel<Kokkos::LayoutRight>("variable-heat", stencil, Kinds<false>{}, variable_heat_update(3, dt),
+                                     random_fields(1, 1.0L), {20, 17, 31}, 0, edges_all(Edge::fixed),
+                                     Strategy::sm_tiling, 0);
+}
+
+// Radius 2, a centre-only source, and the star-shaped functors (one and seven fields).
+TEST(cuda, field_kernels_sm_tiling_3d_radius2_source_and_coefficients) {
+  namespace presets = EbisuKokkos::presets;
+  const auto average = EbisuKokkos::make_stencil<3, 2>(FieldWeightedAverage<3, 2>{});
+  const auto reaction = EbisuKokkos::make_stencil<3, 1>(ReactionWithSource<3, 1>{});
+  const auto source = EbisuKokkos::with_source(presets::j3d7pt());
+  const auto coefficients = EbisuKokkos::linear_stencil_with_coefficient_fields<3, 1, EbisuKokkos::StarShape>();
+  for (Edge e : {Edge::fixed, Edge::periodic}) {
+    for (int depth : {0, 2}) {
+      run_on_kernel<Kokkos::LayoutRight>("average-r2", average, Kinds<false>{}, weighted_average_update(3, 2),
+                                         random_fields(1, 1.0L), {45, 37, 29}, 5, edges_all(e), Strategy::sm_tiling,
+                                         depth);
+      run_on_kernel<Kokkos::LayoutLeft>("reaction", reaction, Kinds<true>{}, reaction_update(3, 1),
+                                        random_fields(1, 0.5L), {45, 37, 29}, 11, edges_all(e), Strategy::sm_tiling,
+                                        depth);
+    }
+    run_on_kernel<Kokkos::LayoutLeft>("j3d7pt+source", source, Kinds<true>{},
+                                      linear_plus_source_update(ebisu_test::update_of("j3d7pt", presets::j3d7pt())),
+                                      random_fields(1, 0.125L), {70, 40, 31}, 9, edges_all(e), Strategy::sm_tiling, 0);
+    run_on_kernel<Kokkos::LayoutRight>("coef-j3d7pt", coefficients, Kinds<true, true, true, true, true, true, true>{},
+                                       coefficient_fields_update(preset_offsets("j3d7pt")), random_fields(7, 0.125L),
+                                       {33, 40, 21}, 7, edges_all(e), Strategy::sm_tiling, 4);
+  }
+}
+
+// Automatic picks among the strategies and says what it predicted.
+TEST(cuda, field_kernels_automatic) {
   const auto stencil = EbisuKokkos::make_stencil<2, 1>(VariableHeat<2>{0.1});
   const auto stencil3 = EbisuKokkos::make_stencil<3, 1>(VariableHeat<3>{0.08});
-  const auto sm = run_on_kernel<Kokkos::LayoutRight>("variable-heat", stencil3, Kinds<false>{},
+  const auto a3 = run_on_kernel<Kokkos::LayoutRight>("variable-heat", stencil3, Kinds<false>{},
                                                      variable_heat_update(3, 0.08L), random_fields(1, 1.0L),
-                                                     {20, 17, 31}, 7, edges_all(Edge::periodic), Strategy::sm_tiling, 0);
-  EXPECT_NE(sm.plan.find("3-D SM tiling does not read fields yet"), std::string::npos) << sm.plan;
+                                                     {150, 130, 90}, 24, edges_all(Edge::periodic),
+                                                     Strategy::automatic, 0);
+  EXPECT_NE(a3.plan.find("automatic: predicted"), std::string::npos) << a3.plan;
   for (int steps : {1, 40}) {
     const auto a = run_on_kernel<Kokkos::LayoutLeft>("variable-heat", stencil, Kinds<false>{},
                                                      variable_heat_update(2, 0.1L), random_fields(1, 1.0L),

@@ -99,14 +99,29 @@ double predict_launch_seconds_3d(const DeviceModel& device, const StencilModel& 
 /// (tile 64 x 32) while the window fits the 128 registers of a 512-thread block
 /// without spills (ptxas, fp64: star stencils up to depth*(2r+1) = 9, box-like
 /// ones - their coefficients take registers too - up to 6), else 2 (tile 32 x 32).
+/// Kernels that stream read-only fields through shared-memory plane queues
+/// (field_queues > 0) always take the 32 x 32 tile: a queue holds
+/// sm3d_field_queue_planes planes, which fit beside the state's only for the
+/// smaller plane.
 /// A struct of constants so that device code can use it (no host-function call).
-template <int Depth, int Radius, int ZReach>
+template <int Depth, int Radius, int ZReach, int FieldQueues = 0>
 struct Sm3dShape {
-  static constexpr int cells_y = (Depth * (2 * Radius + 1) <= 6 || (ZReach == 0 && Depth * (2 * Radius + 1) <= 9)) ? 4 : 2;
+  static constexpr int cells_y =
+      FieldQueues == 0 && (Depth * (2 * Radius + 1) <= 6 || (ZReach == 0 && Depth * (2 * Radius + 1) <= 9)) ? 4 : 2;
   static constexpr int threads_x = cells_y == 4 ? 64 : 32;
 };
-constexpr int sm3d_cells_y(int depth, int radius, int zreach) {
-  return (depth * (2 * radius + 1) <= 6 || (zreach == 0 && depth * (2 * radius + 1) <= 9)) ? 4 : 2;
+constexpr int sm3d_cells_y(int depth, int radius, int zreach, int field_queues = 0) {
+  return field_queues == 0 && (depth * (2 * radius + 1) <= 6 || (zreach == 0 && depth * (2 * radius + 1) <= 9)) ? 4 : 2;
+}
+/// Planes of one read-only field's shared-memory queue: the planes in flight,
+/// the planes between level 1's newest read and level `depth`'s oldest
+/// (depth (r+1) + r), and the one being read.
+template <int Depth, int Radius, int Prefetch>
+struct Sm3dFieldQueue {
+  static constexpr int planes = Prefetch + Depth * (Radius + 1) + Radius + 1;
+};
+constexpr int sm3d_field_queue_planes(int depth, int radius, int prefetch) {
+  return prefetch + depth * (radius + 1) + radius + 1;
 }
 constexpr int sm3d_threads = 512;
 constexpr int sm3d_prefetch = 4;  ///< input planes in flight (cp.async ring of prefetch+1 planes)
@@ -123,12 +138,16 @@ struct SmTileShape3D {
   double smem_accesses_per_cell = 0;  ///< the kernel's exact count (partial-sum mode); 0: estimated
   long smem_bytes = 0;
   int blocks_per_sm = 1;       ///< co-resident blocks (the kernel side fills it from the occupancy API)
+  int read_only_fields = 0;    ///< read through L1 / L2 by every level, from DRAM once per launch
+  double field_reads_per_cell = 0;  ///< their loads per cell update (counted like shared-memory accesses)
 };
 
 /// The shape the kernel compiles for (depth, radius, z reach K of the off-column points).
 /// export_planes: partial-sum planes per level (one per x offset of the stencil), 0 in row-queue mode;
 /// with partial sums the row queue keeps only each thread row's 2r edge cells.
-SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes, int export_planes = 0);
+/// field_queues: read-only fields read over the footprint, each streamed through a queue of planes.
+SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes, int export_planes = 0,
+                               int field_queues = 0);
 
 struct PlanSM3D {
   bool valid = false;

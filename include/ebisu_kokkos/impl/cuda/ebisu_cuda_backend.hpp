@@ -11,9 +11,8 @@
 // can and otherwise falls back, saying why. Strategy::automatic ranks the
 // plans by the model and, where the model cannot tell the best two apart,
 // by timing them (measured_choice.hpp). Read-only fields (FieldViews) go to
-// every strategy but 3-D SM tiling (which does not stream them yet); several
-// state fields or time levels (run_state) to device tiling and 2-D SM tiling,
-// to segment tiling in 1-D.
+// every strategy; several state fields or time levels (run_state) to device
+// tiling and 2-D SM tiling, to segment tiling in 1-D.
 // Included only by nvcc-compiled code.
 
 #include <ebisu_kokkos/impl/compat.hpp>
@@ -121,16 +120,14 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   // Periodic and mirror sides act in the kernels' loads (AxisRules).
   static constexpr bool takes_boundary_rules = true;
   // run() with FieldViews: device tiling keeps the fields on chip, 2-D SM tiling streams them through
-  // shared-memory row queues; 3-D SM tiling does not read them yet.
+  // shared-memory row queues, 3-D SM tiling reads them through the read-only data cache.
   static constexpr bool takes_fields = true;
   template <class FieldSet>
   using DeviceTilingOf = typename Cuda::DeviceTilingFor<Stencil, ViewType, FieldSet>::type;
   template <class FieldSet>
-  using SmTilingOf = std::conditional_t<rank == 2, typename Cuda::SmTiling2DFor<Stencil, ViewType, FieldSet>::type,
-                                        Cuda::SmTiling3D<Stencil, ViewType>>;
+  using SmTilingOf = typename std::conditional_t<rank == 2, Cuda::SmTiling2DFor<Stencil, ViewType, FieldSet>,
+                                                 Cuda::SmTiling3DFor<Stencil, ViewType, FieldSet>>::type;
   using SmTiling = SmTilingOf<NoFields>;
-  template <class FieldSet>
-  static constexpr bool sm_tiling_takes = rank == 2 || FieldSet::size == 0;
   using Candidate = Cuda::Candidate;
   using Policy = StencilPolicy<Kokkos::Cuda>;
 
@@ -147,12 +144,12 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   };
 
   template <class FieldSet>
-  static Plans<FieldSet> plan_all(const Policy& policy, const ViewType& u, bool with_device) {
+  static Plans<FieldSet> plan_all(const Policy& policy, const ViewType& u, bool with_device, const FieldSet& fields) {
     Plans<FieldSet> p;
-    if constexpr (sm_tiling_takes<FieldSet>) {
+    if constexpr (rank == 2) {
       p.sm = SmTilingOf<FieldSet>::plan(policy, u);
     } else {
-      p.sm.why_not = "3-D SM tiling does not read fields yet";
+      p.sm = SmTilingOf<FieldSet>::plan(policy, u, fields);
     }
     p.device.why_not = "not considered";
     if (with_device) p.device = DeviceTilingOf<FieldSet>::plan(policy, u);
@@ -210,15 +207,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
       case Candidate::device_tiling:
         return DeviceTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.device, fields);
       case Candidate::sm_tiling:
-        if constexpr (sm_tiling_takes<FieldSet>) {
-          if constexpr (rank == 2) {
-            return SmTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.sm, fields);
-          } else {
-            return SmTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.sm);
-          }
-        } else {
-          throw std::logic_error("EbisuKokkos: SM tiling chosen for a call with fields");
-        }
+        return SmTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.sm, fields);
       case Candidate::generic_1cell:
       case Candidate::generic_4cells:
       case Candidate::generic_flat: break;
@@ -270,7 +259,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     // Timing runs over at most kMeasureMinSteps.. steps, re-planned for that count.
     const int steps = Cuda::measurement_steps(policy.steps(), ranked.front().predicted_seconds);
     const Policy timed = policy.with_steps(steps);
-    const Plans<FieldSet> timed_plans = plan_all<FieldSet>(timed, u, true);
+    const Plans<FieldSet> timed_plans = plan_all<FieldSet>(timed, u, true, fields);
     std::vector<Cuda::CandidatePlan> timed_candidates;
     for (const auto& c : ranked_candidates(timed, u, timed_plans)) {
       for (const auto& k : close)
@@ -390,7 +379,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     const Strategy wanted = policy.knobs().strategy;
     const bool consider_device = wanted == Strategy::device_tiling ||
                                  (wanted == Strategy::automatic && Cuda::device_tiling::kAutomaticConsidersDeviceTiling);
-    const Plans<FieldSet> plans = plan_all<FieldSet>(policy, u, consider_device);
+    const Plans<FieldSet> plans = plan_all<FieldSet>(policy, u, consider_device, fields);
 
     if (wanted == Strategy::device_tiling && plans.device.valid) {
       return run_candidate(Candidate::device_tiling, label, policy, stencil, u, scratch, plans, fields);
