@@ -198,6 +198,42 @@ TEST(PerformanceModel3DSm, AutomaticPicksEbisuExceptSingleStepStar) {
   EXPECT_TRUE(faster(presets::j3d27pt(), 1));
 }
 
+TEST(PerformanceModel3DSm, FieldQueuesAndRemaindersAtUnusableDepths) {
+  const DeviceModel d = reference_h200_model();
+  // A field read over the footprint: the 32 x 32 tile at every depth, and one queue of
+  // P + T (R+1) + R + 1 planes of the padded tile beside the state's queues and ring.
+  const long plane = 34L * 34;
+  for (int t = 1; t <= 4; ++t) {
+    const SmTileShape3D queued = sm_tile_shape_3d(t, 1, 0, 8, 0, 1);
+    EXPECT_EQ(queued.tile_x, 32);
+    EXPECT_EQ(queued.tile_y, 32);
+    const long state = t * 2 * plane + (sm3d_prefetch + 1) * 2L * sm3d_threads;
+    EXPECT_EQ(queued.smem_bytes, (state + sm3d_field_queue_planes(t, 1, sm3d_prefetch) * plane) * 8) << t;
+    EXPECT_EQ(sm3d_field_queue_planes(t, 1, sm3d_prefetch), (Sm3dFieldQueue<1, 1, sm3d_prefetch>::planes + 2 * (t - 1)));
+  }
+  // fp64, star-shaped state: depth 3 fits one block (207424 B, as measured), depth 4 does not.
+  EXPECT_EQ(sm_tile_shape_3d(3, 1, 0, 8, 0, 1).smem_bytes, 207424);
+  EXPECT_GT(sm_tile_shape_3d(4, 1, 0, 8, 0, 1).smem_bytes, d.smem_per_block_bytes);
+  // A depth the kernel cannot run (e.g. a field kernel that spills): the remainder takes the
+  // deepest usable depths. 7 steps at a depth knob of 4 with depth 3 unusable: 4 + 2 + 1.
+  SmTileShape3D shapes[5];
+  for (int t = 1; t <= 4; ++t) shapes[t] = sm_tile_shape_3d(t, 1, 0, 8);
+  shapes[3].smem_bytes = 0;
+  TuningKnobs four;
+  four.temporal_depth = 4;
+  const StencilModel s7 = stencil_model<decltype(presets::j3d7pt())>(8);
+  const PlanSM3D p = choose_plan_3d_sm(d, s7, 2560, 288, 384, 7, four, shapes, 4);
+  ASSERT_TRUE(p.valid);
+  EXPECT_EQ(p.depth, 4);
+  EXPECT_EQ(p.launches, 3);
+  // Only depth 1 usable: seven launches of it, whatever the knob.
+  shapes[2].smem_bytes = shapes[4].smem_bytes = 0;
+  const PlanSM3D q = choose_plan_3d_sm(d, s7, 2560, 288, 384, 7, four, shapes, 4);
+  ASSERT_TRUE(q.valid);
+  EXPECT_EQ(q.depth, 1);
+  EXPECT_EQ(q.launches, 7);
+}
+
 TEST(PerformanceModel3DSm, DepthStepsAndTinyDomains) {
   const PlanSM3D p3 = sm_plan(presets::j3d7pt(), 3);
   ASSERT_TRUE(p3.valid);
