@@ -74,6 +74,24 @@ void run_nonlinear_3d() {
   check_stencil<Space, false>("nonlinear-3d", stencil, update, standard_cases(3, 1));
 }
 
+// A functor declared star-shaped (make_stencil<Rank, Radius, Shape>): the
+// backends keep only the star's neighbours, and a read outside the shape (here
+// (1, 1, 0)) sees zero on every one of them.
+template <class Space>
+void run_star_declared_functor_3d() {
+  const auto stencil = EbisuKokkos::make_stencil<3, 1, EbisuKokkos::StarShape>(
+      KOKKOS_LAMBDA(const EbisuKokkos::Neighbors<double, 3, 1>& nb) {
+        return 0.4 * nb(0, 0, 0) + 0.1 * (nb(-1, 0, 0) + nb(1, 0, 0) + nb(0, -1, 0) + nb(0, 1, 0)) +
+               0.2 * nb(0, 0, -1) * nb(0, 0, 1) + 0.5 * nb(1, 1, 0);
+      });
+  static_assert(decltype(stencil)::num_points == 7, "the declared star");
+  const Update update = [](const std::function<long double(int, int, int)>& nb) {
+    return 0.4L * nb(0, 0, 0) + 0.1L * (nb(-1, 0, 0) + nb(1, 0, 0) + nb(0, -1, 0) + nb(0, 1, 0)) +
+           0.2L * nb(0, 0, -1) * nb(0, 0, 1);
+  };
+  check_stencil<Space, false>("star-declared-3d", stencil, update, standard_cases(3, 1));
+}
+
 template <class Space>
 void run_functor_1d() {
   const auto stencil = EbisuKokkos::make_stencil<1, 2>(KOKKOS_LAMBDA(const EbisuKokkos::Neighbors<double, 1, 2>& nb) {
@@ -192,6 +210,7 @@ TEST(TEST_CATEGORY, functor_nonlinear_2d) { ebisu_test::run_nonlinear_2d<TEST_EX
 TEST(TEST_CATEGORY, functor_radius2_float_2d) { ebisu_test::run_functor_radius2_2d<TEST_EXECSPACE>(); }
 TEST(TEST_CATEGORY, functor_nonlinear_3d) { ebisu_test::run_nonlinear_3d<TEST_EXECSPACE>(); }
 TEST(TEST_CATEGORY, functor_1d) { ebisu_test::run_functor_1d<TEST_EXECSPACE>(); }
+TEST(TEST_CATEGORY, functor_star_declared_3d) { ebisu_test::run_star_declared_functor_3d<TEST_EXECSPACE>(); }
 
 // Temporal-depth knobs that do not divide T: the remainder launch must be right.
 TEST(TEST_CATEGORY, depth_knobs_do_not_change_results) {
