@@ -224,10 +224,6 @@ struct FieldIndex3<R, CY, false> {
   __device__ __forceinline__ long offset(const Plane& p) const {
     return cell[J] + p.z + DZ * sz + DY * sy + DX;
   }
-  template <class G>
-  __device__ __forceinline__ long own(const G& g, int j, int z) const {
-    return cell[j] + inside(z, g.nz) * sz;
-  }
 };
 
 template <int R, int CY>
@@ -255,10 +251,6 @@ struct FieldIndex3<R, CY, true> {
   template <int J, int DZ, int DY, int DX>
   __device__ __forceinline__ long offset(const Plane& p) const {
     return p.z[DZ + R] + y[J + DY + R] + x[DX + R];
-  }
-  template <class G>
-  __device__ __forceinline__ long own(const G& g, int j, int z) const {
-    return g.z.source(z) * sz + y[j + R] + x[R];
   }
 };
 
