@@ -30,7 +30,7 @@ const char* usage_text =
     "                       j3d7pt-source (the preset plus a source field)\n"
     "  --state-cases a,b    also time stencils over several state fields / time levels against plain\n"
     "                       Kokkos of the same physics: wave1d wave2d wave3d (leapfrog, two time\n"
-    "                       levels), gray-scott1d gray-scott2d (two coupled fields)\n"
+    "                       levels), gray-scott1d gray-scott2d gray-scott3d (two coupled fields)\n"
     "  --size N             every dimension of every domain = N\n"
     "  --size1d N           1-D domain (default 2^26 = 67108864)\n"
     "  --size2d N | Y,X     2-D domain (default: the paper size of each stencil)\n"

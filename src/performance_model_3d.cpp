@@ -243,23 +243,29 @@ double sm_accesses_per_cell(const StencilModel& s, int cells_y) {
 }  // namespace
 
 SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes, int export_planes,
-                               int field_queues) {
+                               int field_queues, int state_fields, int state_levels) {
   SmTileShape3D s;
   s.depth = depth;
-  s.cells_y = sm3d_cells_y(depth, radius, zreach, field_queues);
+  s.state_fields = state_fields;
+  s.state_levels = state_levels;
+  const int levels_in = state_fields * state_levels;
+  s.cells_y = sm3d_cells_y(depth, radius, zreach, field_queues, levels_in);
   s.threads_x = s.cells_y == 4 ? 64 : 32;
   s.threads_y = sm3d_threads / s.threads_x;
   s.tile_x = s.threads_x;
   s.tile_y = s.threads_y * s.cells_y;
-  s.queue_planes = 2 * zreach + 2;
+  // Per field: one stream per step of the launch and per older input level (Sm3dStreams).
+  const int lag = radius + 1;
+  s.queue_planes = 2 * zreach + 2 + (state_levels - 1) * lag;
+  const long streams = static_cast<long>(state_fields) * (depth + state_levels - 1);
   const long plane = (s.tile_x + 2L * radius) * (s.tile_y + 2L * radius);
   s.export_planes = export_planes;
   // Partial sums: the raw queue holds 2r edge rows per thread row (+ pads).
   const long raw_plane =
       export_planes > 0 ? (s.threads_y + 2L) * 2 * radius * (s.tile_x + 2L * radius) : plane;
-  const int prefetch = export_planes > 0 ? sm3d_prefetch_partial_sums : sm3d_prefetch;
-  s.smem_bytes = (static_cast<long>(depth) * (s.queue_planes * raw_plane + export_planes * plane) +
-                  static_cast<long>(prefetch + 1) * s.cells_y * sm3d_threads +
+  const int prefetch = sm3d_prefetch_for(export_planes > 0, levels_in);
+  s.smem_bytes = (streams * (s.queue_planes * raw_plane + export_planes * plane) +
+                  static_cast<long>(prefetch + 1) * levels_in * s.cells_y * sm3d_threads +
                   static_cast<long>(field_queues) * sm3d_field_queue_planes(depth, radius, prefetch) * plane) *
                  scalar_bytes;
   s.blocks_per_sm = 1;
@@ -279,19 +285,26 @@ double predict_sm_launch_seconds_3d(const DeviceModel& d, const StencilModel& s,
   const int warps = sm3d_threads / 32;
   const double cell_levels = static_cast<double>(t) * sh.cells_y;  // per thread per iteration
   const double wave = std::max(1.0, 32.0 * s.scalar_bytes / 128.0);
+  // Several state fields: each field's neighbourhood is read and its new value stored (an older level
+  // read at the centre comes from registers).
+  const int nsf = std::max(1, sh.state_fields), nl = std::max(1, sh.state_levels);
   const double accesses =
-      (sh.smem_accesses_per_cell > 0 ? sh.smem_accesses_per_cell : sm_accesses_per_cell(s, sh.cells_y)) +
+      nsf * (sh.smem_accesses_per_cell > 0 ? sh.smem_accesses_per_cell : sm_accesses_per_cell(s, sh.cells_y)) +
       sh.field_reads_per_cell;
   const double smem = warps * cell_levels * accesses * wave * kSmWaveCycles;
-  const double window_regs = static_cast<double>(t) * (2 * r + 1) * sh.cells_y * s.scalar_bytes / 4.0;
+  // The planes of the windows a thread keeps live: 2r+1 per field and step, (r+1) more per older level.
+  const double window_regs =
+      static_cast<double>(nsf) * (t * (2 * r + 1) + (nl - 1) * t * (r + 1)) * sh.cells_y * s.scalar_bytes / 4.0;
   const double iter_cycles = (smem + kSmIterCycles) * std::max(1, sh.blocks_per_sm) *
                              (window_regs > 64 ? kSmRegisterPenalty : 1.0);
   const double compute_t = iters * iter_cycles / (d.clock_ghz * 1e9);
   // DRAM: every tile-plane reads its (in-domain) tile once, writes its output.
   const double rx = std::min<double>(sh.tile_x, nx), ry = std::min<double>(sh.tile_y, ny);
   // Read-only fields: one more read of the tile per field.
-  const double bytes = static_cast<double>(tiles) * nz * (rx * ry) * s.scalar_bytes * (1 + sh.read_only_fields) +
-                       static_cast<double>(nx) * ny * nz * s.scalar_bytes;
+  // Several state fields: every input level read, min(depth, levels) new levels of every field written.
+  const double bytes =
+      static_cast<double>(tiles) * nz * (rx * ry) * s.scalar_bytes * (nsf * nl + sh.read_only_fields) +
+      static_cast<double>(nx) * ny * nz * s.scalar_bytes * nsf * std::min(t, nl);
   const double dram_t = bytes / (d.dram_bandwidth_gbs * 1e9 * kSmDramEff);
   if (bottleneck) *bottleneck = dram_t > compute_t ? "device memory" : (smem > kSmIterCycles ? "shared memory" : "per-plane overhead");
   return std::max(compute_t, dram_t) + kSmOverlap * std::min(compute_t, dram_t) + kSmLaunchUs * 1e-6;

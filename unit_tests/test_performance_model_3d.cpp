@@ -198,6 +198,33 @@ TEST(PerformanceModel3DSm, AutomaticPicksEbisuExceptSingleStepStar) {
   EXPECT_TRUE(faster(presets::j3d27pt(), 1));
 }
 
+TEST(PerformanceModel3DSm, SeveralStateFieldsAndLevels) {
+  const DeviceModel d = reference_h200_model();
+  // Per field one stream per step and older input level, each with a window and a queue of
+  // 2K + 2 + (NL - 1)(R + 1) planes of the padded 32 x 32 tile, and a ring of 3 planes per level.
+  const long plane = 34L * 34;
+  const SmTileShape3D wave = sm_tile_shape_3d(3, 1, 0, 8, 0, 0, 1, 2);  // star, (u^n, u^{n-1})
+  EXPECT_EQ(wave.cells_y, 2);
+  EXPECT_EQ(wave.tile_x, 32);
+  EXPECT_EQ(wave.queue_planes, 4);
+  EXPECT_EQ(wave.smem_bytes, (4 * 4 * plane + (sm3d_prefetch_states + 1) * 2L * 2 * sm3d_threads) * 8);
+  EXPECT_EQ(wave.smem_bytes, 197120);  // what the H200 run reported
+  EXPECT_GT(sm_tile_shape_3d(4, 1, 0, 8, 0, 0, 1, 2).smem_bytes, d.smem_per_block_bytes);
+  const SmTileShape3D gray_scott = sm_tile_shape_3d(3, 1, 0, 8, 0, 0, 2, 1);  // two fields of one level
+  EXPECT_EQ(gray_scott.queue_planes, 2);
+  EXPECT_EQ(gray_scott.smem_bytes, 160128);
+  // One field of one level: the single-field shape (64 x 32 tile where its window fits).
+  EXPECT_EQ(sm_tile_shape_3d(3, 1, 0, 8, 0, 0, 1, 1).smem_bytes, sm_tile_shape_3d(3, 1, 0, 8).smem_bytes);
+  EXPECT_EQ(sm_tile_shape_3d(3, 1, 0, 8).cells_y, 4);
+  // The model counts every input level read and every new level written: the wave's launch moves
+  // more bytes than j3d7pt's on the same shape, so it is predicted slower.
+  const StencilModel s7 = stencil_model<decltype(presets::j3d7pt())>(8);
+  SmTileShape3D one = wave;
+  one.state_levels = 1;
+  EXPECT_GT(predict_sm_launch_seconds_3d(d, s7, 2560, 288, 384, wave),
+            predict_sm_launch_seconds_3d(d, s7, 2560, 288, 384, one));
+}
+
 TEST(PerformanceModel3DSm, FieldQueuesAndRemaindersAtUnusableDepths) {
   const DeviceModel d = reference_h200_model();
   // A field read over the footprint: the 32 x 32 tile at every depth, and one queue of

@@ -53,22 +53,28 @@ class Neighbors {
 
 namespace Impl {
 // What a functor receives for a field of kind Kind: its neighbourhood, or its
-// value at the output cell.
+// value at the output cell. StatePoints: the points of the stencil's shape,
+// over which another state level (StateLevelField) is read; a read-only field
+// is read over the whole box.
 template <class Kind, class Scalar, int Rank, int Radius>
 struct FieldParameter {
   using type = const Neighbors<Scalar, Rank, Radius>&;
-  template <class Accessor>
+  template <class StatePoints, class Accessor>
   KOKKOS_FORCEINLINE_FUNCTION static Neighbors<Scalar, Rank, Radius> read(const Accessor& at) {
     using box = Box<Rank, Radius>;
     Neighbors<Scalar, Rank, Radius> nb;
-    gather_box<box>(nb.m_values, at, std::make_integer_sequence<int, box::size>{});
+    if constexpr (std::is_same_v<Kind, StateLevelField>) {
+      gather_shape<box, StatePoints>(nb.m_values, at, std::make_integer_sequence<int, box::size>{});
+    } else {
+      gather_box<box>(nb.m_values, at, std::make_integer_sequence<int, box::size>{});
+    }
     return nb;
   }
 };
 template <class Scalar, int Rank, int Radius>
 struct FieldParameter<CentreField, Scalar, Rank, Radius> {
   using type = Scalar;
-  template <class Accessor>
+  template <class StatePoints, class Accessor>
   KOKKOS_FORCEINLINE_FUNCTION static Scalar read(const Accessor& at) {
     return at.template get<0, 0, 0>();
   }
@@ -221,7 +227,7 @@ class FunctorStencil {
         Neighbors<Scalar, Rank, Radius> nb;
         Impl::gather_shape<box, points>(nb.m_values, at, std::make_integer_sequence<int, box::size>{});
         return Impl::new_values<Scalar>(
-            functor(nb, Impl::FieldParameter<FieldKinds, Scalar, Rank, Radius>::read(fields)...));
+            functor(nb, Impl::FieldParameter<FieldKinds, Scalar, Rank, Radius>::template read<points>(fields)...));
       } else {
         return Scalar();  // not reached: bind's static_assert has failed
       }
@@ -280,8 +286,8 @@ FunctorStencil<Rank, Radius, F> make_stencil(const F& f) {
 /// state only at the offsets of Shape (e.g. StarShape for a 7-point update in
 /// 3-D), which lets the kernels keep less of the neighbourhood on chip (the 3-D
 /// kernels then queue no off-column planes of other z). The functor sees the
-/// state's offsets outside the shape as zero. Read-only fields may still be
-/// read anywhere within the radius.
+/// state's offsets outside the shape as zero (every field and time level of a
+/// State). Read-only fields may still be read anywhere within the radius.
 ///   make_stencil<3, 1, EbisuKokkos::StarShape>(f)
 template <int Rank, int Radius, class Shape, class F>
 FunctorStencil<Rank, Radius, F, Shape> make_stencil(const F& f) {

@@ -24,6 +24,12 @@ struct NeighbourhoodField {
 struct CentreField {
   static constexpr bool centre_only = true;
 };
+/// Another state field or time level (state.hpp): read like the state, over
+/// the stencil's shape (a star-declared update sees zero off the star in every
+/// level, and the kernels keep on chip only the star of each).
+struct StateLevelField {
+  static constexpr bool centre_only = false;
+};
 
 /// The fields of one call as Views of one type (ConstView), with their kinds.
 template <class ConstView, class... Kinds>

@@ -102,17 +102,35 @@ double predict_launch_seconds_3d(const DeviceModel& device, const StencilModel& 
 /// Kernels that stream read-only fields through shared-memory plane queues
 /// (field_queues > 0) always take the 32 x 32 tile: a queue holds
 /// sm3d_field_queue_planes planes, which fit beside the state's only for the
-/// smaller plane.
+/// smaller plane. So do kernels of several state fields or levels
+/// (state_levels = fields x levels > 1): every field has a window and a plane
+/// queue per step of the launch, older levels longer ones.
 /// A struct of constants so that device code can use it (no host-function call).
-template <int Depth, int Radius, int ZReach, int FieldQueues = 0>
+template <int Depth, int Radius, int ZReach, int FieldQueues = 0, int StateLevels = 1>
 struct Sm3dShape {
-  static constexpr int cells_y =
-      FieldQueues == 0 && (Depth * (2 * Radius + 1) <= 6 || (ZReach == 0 && Depth * (2 * Radius + 1) <= 9)) ? 4 : 2;
+  static constexpr int cells_y = FieldQueues == 0 && StateLevels == 1 &&
+                                         (Depth * (2 * Radius + 1) <= 6 || (ZReach == 0 && Depth * (2 * Radius + 1) <= 9))
+                                     ? 4
+                                     : 2;
   static constexpr int threads_x = cells_y == 4 ? 64 : 32;
 };
-constexpr int sm3d_cells_y(int depth, int radius, int zreach, int field_queues = 0) {
-  return field_queues == 0 && (depth * (2 * radius + 1) <= 6 || (zreach == 0 && depth * (2 * radius + 1) <= 9)) ? 4 : 2;
+constexpr int sm3d_cells_y(int depth, int radius, int zreach, int field_queues = 0, int state_levels = 1) {
+  return field_queues == 0 && state_levels == 1 &&
+                 (depth * (2 * radius + 1) <= 6 || (zreach == 0 && depth * (2 * radius + 1) <= 9))
+             ? 4
+             : 2;
 }
+/// Several state fields of several levels: every field has one stream of planes per step a launch
+/// holds (its input levels, loaded together, and the outputs of levels 1 .. depth-1); level s reads
+/// level l of a field from the stream of step s-1-l, l (r+1) planes further back than its newest
+/// level, so a stream keeps (levels-1)(r+1) planes more in its register window and its queue.
+template <int Radius, int ZReach, int Depth, int Levels>
+struct Sm3dStreams {
+  static constexpr int lag = Radius + 1;
+  static constexpr int window = 2 * Radius + 1 + (Levels - 1) * lag;    // register planes per stream
+  static constexpr int queue = 2 * ZReach + 2 + (Levels - 1) * lag;     // queue planes (one being written)
+  static constexpr int per_field = Depth + Levels - 1;
+};
 /// Planes of one read-only field's shared-memory queue: the planes in flight,
 /// the planes between level 1's newest read and level `depth`'s oldest
 /// (depth (r+1) + r), and the one being read.
@@ -126,6 +144,17 @@ constexpr int sm3d_field_queue_planes(int depth, int radius, int prefetch) {
 constexpr int sm3d_threads = 512;
 constexpr int sm3d_prefetch = 4;  ///< input planes in flight (cp.async ring of prefetch+1 planes)
 constexpr int sm3d_prefetch_partial_sums = 3;  ///< the same for kernels exchanging partial sums (less room)
+/// The same for kernels of several state fields or levels: every level has a ring (and every field
+/// a queue per step), so fewer planes in flight leave room for one more step.
+constexpr int sm3d_prefetch_states = 2;
+/// The planes in flight of a kernel (partial sums: export_planes > 0; state_levels = fields x levels).
+constexpr int sm3d_prefetch_for(bool partial_sums, int state_levels) {
+  return partial_sums ? sm3d_prefetch_partial_sums : (state_levels > 1 ? sm3d_prefetch_states : sm3d_prefetch);
+}
+template <bool PartialSums, int StateLevels>
+struct Sm3dPrefetch {  // (the same as a constant device code can use)
+  static constexpr int planes = sm3d_prefetch_for(PartialSums, StateLevels);
+};
 /// Deepest compiled depth for a radius.
 constexpr int sm3d_max_depth(int radius) { return radius == 1 ? 4 : 2; }
 
@@ -140,14 +169,17 @@ struct SmTileShape3D {
   int blocks_per_sm = 1;       ///< co-resident blocks (the kernel side fills it from the occupancy API)
   int read_only_fields = 0;    ///< read through L1 / L2 by every level, from DRAM once per launch
   double field_reads_per_cell = 0;  ///< their loads per cell update (counted like shared-memory accesses)
+  int state_fields = 1;        ///< fields updated together (each with its own window and queues)
+  int state_levels = 1;        ///< time levels per field read by a step
 };
 
 /// The shape the kernel compiles for (depth, radius, z reach K of the off-column points).
 /// export_planes: partial-sum planes per level (one per x offset of the stencil), 0 in row-queue mode;
 /// with partial sums the row queue keeps only each thread row's 2r edge cells.
 /// field_queues: read-only fields read over the footprint, each streamed through a queue of planes.
+/// state_fields x state_levels: the state a step reads (Sm3dStreams).
 SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes, int export_planes = 0,
-                               int field_queues = 0);
+                               int field_queues = 0, int state_fields = 1, int state_levels = 1);
 
 struct PlanSM3D {
   bool valid = false;

@@ -87,7 +87,7 @@ using StepOutputs = std::conditional_t<NumFields == 1, ViewType, StateOutputs<Vi
 // parameter before expanding the pack.)
 template <std::size_t>
 struct ExtraStateKind {
-  using type = NeighbourhoodField;
+  using type = StateLevelField;
 };
 
 // FieldViews with NumExtra neighbourhood fields (the other state fields and

@@ -36,6 +36,7 @@
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
 #include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
+#include <ebisu_kokkos/impl/cuda/level_pool.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/performance_model_2d.hpp>
@@ -823,12 +824,7 @@ struct SmTiling2D {
   }
 
   /// Why run_state cannot take these buffers (empty: it can).
-  static std::string state_refusal(const std::array<ViewType, NB>& ring) {
-    for (const ViewType& v : ring) {
-      if (v.span() != v.size()) return "SM tiling runs several state fields only on unpadded Views";
-    }
-    return "";
-  }
+  static std::string state_refusal(const std::array<ViewType, NB>& ring) { return level_pool_refusal(ring); }
 
   /// Several state fields or levels: the buffers in StateRing order (field
   /// f's slot j at f * (NL + 1) + j, slot 0 its newest level); fields: the
@@ -842,88 +838,19 @@ struct SmTiling2D {
   static StencilOutcome run_state(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
                                   const Stencil& stencil, const std::array<ViewType, NB>& ring, const Plan& plan,
                                   const FieldSet& fields) {
-    constexpr int extra = NL - 1;    // borrowed buffers per field
-    constexpr int pool = RS + extra;  // ring slots, then the borrowed ones
-    const std::size_t cells = ring[0].size();
-    using Borrowed = Kokkos::View<Scalar*, typename ViewType::memory_space>;
-    Borrowed borrowed;
-    if (extra > 0) {
-      borrowed = Borrowed(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("EbisuKokkos::ebisu2d::levels")),
-                          cells * NS * extra);
-    }
-    const long stride = static_cast<long>(ring[0].stride(slow_is_0 ? 0 : 1));
-    auto buffer = [&](int f, int p) -> Scalar* {
-      return p < RS ? ring[f * RS + p].data() : borrowed.data() + (static_cast<std::size_t>(f) * extra + (p - RS)) * cells;
-    };
-    auto stride_of = [&](int f, int p) {
-      return p < RS ? static_cast<long>(ring[f * RS + p].stride(slow_is_0 ? 0 : 1)) : stride;
-    };
-    // at[l]: the pool slot of level l (the same for every field).
-    int at[NL];
-    for (int l = 0; l < NL; ++l) at[l] = ((-l) % RS + RS) % RS;
+    LevelPool<Scalar, typename ViewType::memory_space, NS, NL> pool(ring);
+    const long stride = static_cast<long>(ring[0].stride(slow_is_0 ? 0 : 1));  // unpadded: every buffer's
     StencilOutcome outcome = launches(label, policy, stencil, ring[0], plan, fields, [&](int, int, int k, Buffers& b) {
-      bool used[pool] = {};
-      for (int l = 0; l < NL; ++l) used[at[l]] = true;
-      int next[NL];
-      for (int l = 0; l < NL; ++l) {
-        if (l < k) {
-          int p = 0;
-          while (used[p]) ++p;  // a free slot exists: NL read, at most NL written, 2 NL in the pool
-          used[p] = true;
-          next[l] = p;
-        } else {
-          next[l] = at[l - k];  // an input level, already in place
-        }
-      }
-      for (int q = 0; q < NQ; ++q) {
-        const int f = q / NL, l = q % NL;
-        b.state.in[q] = buffer(f, at[l]);
-        b.state.in_stride[q] = stride_of(f, at[l]);
-        b.state.out[q] = buffer(f, next[l]);
-        b.state.out_stride[q] = stride_of(f, next[l]);
-      }
+      pool.next_launch(k, b.state.in, b.state.out);
+      for (int q = 0; q < NQ; ++q) b.state.in_stride[q] = b.state.out_stride[q] = stride;
       b.src = b.state.in[0];
-      b.src_stride = b.state.in_stride[0];
+      b.src_stride = stride;
       b.dst = b.state.out[0];
-      b.dst_stride = b.state.out_stride[0];
-      for (int l = 0; l < NL; ++l) at[l] = next[l];
+      b.dst_stride = stride;
     });
-    // Levels into the ring slots the caller's ring expects (T - l): a misplaced level whose slot is free
-    // moves there; when every misplaced level's slot is held by another level, one holder is parked in
-    // a slot nobody holds or wants (one exists then: 2 NL slots, NL held, every wanted free slot taken).
-    int want[NL];
-    for (int l = 0; l < NL; ++l) want[l] = ((policy.steps() - l) % RS + RS) % RS;
-    auto holder = [&](int p) {
-      for (int l = 0; l < NL; ++l)
-        if (at[l] == p) return l;
-      return -1;
-    };
-    auto move = [&](int l, int to) {
-      copy_level(policy, buffer, cells, at[l], to);
-      at[l] = to;
-    };
-    int copies = 0;
-    for (;; ++copies) {
-      int misplaced = -1, free_target = -1;
-      for (int l = NL - 1; l >= 0; --l) {
-        if (at[l] == want[l]) continue;
-        misplaced = l;
-        if (holder(want[l]) < 0) free_target = l;
-      }
-      if (misplaced < 0) break;
-      if (free_target >= 0) {
-        move(free_target, want[free_target]);
-      } else {
-        int park = 0;
-        while (holder(park) >= 0 || std::find(want, want + NL, park) != want + NL) ++park;
-        move(holder(want[misplaced]), park);
-      }
-    }
-    outcome.report.plan += "; " + std::to_string(NS) + " state field(s) of " + std::to_string(NL) + " level(s)";
-    if (extra > 0) outcome.report.plan += ", " + std::to_string(NS * extra) + " level buffer(s) borrowed for the call";
-    if (copies > 0) outcome.report.plan += ", " + std::to_string(copies) + " level copy(ies) into the ring at the end";
-    // The borrowed buffers are freed on return: not before the policy's stream has used them.
-    if (extra > 0) policy.space().fence();
+    const int copies = pool.settle(policy.steps(), policy.space().cuda_stream());
+    outcome.report.plan += pool.describe(copies);
+    pool.release_after(policy.space());
     return outcome;
   }
 
@@ -934,17 +861,6 @@ struct SmTiling2D {
     long src_stride = 0, dst_stride = 0;
     ebisu2d::StateRows<Scalar, NQ> state{};
   };
-
-  // Every field's level in pool slot `from` to slot `to` (unpadded Views of one size).
-  template <class BufferOf>
-  static void copy_level(const StencilPolicy<Kokkos::Cuda>& policy, const BufferOf& buffer, std::size_t cells,
-                         int from, int to) {
-    for (int f = 0; f < NS; ++f) {
-      EBISU_CUDA_CHECK(cudaMemcpyAsync(buffer(f, to), buffer(f, from), cells * sizeof(Scalar), cudaMemcpyDeviceToDevice,
-                                       policy.space().cuda_stream()),
-                       "ebisu2d level copy");
-    }
-  }
 
   // The call's launches and report; buffers_of(launch, done, depth, b)
   // points b at the launch's buffers.

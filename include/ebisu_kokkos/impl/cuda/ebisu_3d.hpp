@@ -40,11 +40,18 @@
 // read per update: every level reads it from global memory through the
 // read-only data cache (the deeper levels find the plane in L1, which the plan
 // leaves free of shared memory), so any number of them costs no shared memory.
+// Several state fields and time levels (state.hpp) are the same pipeline with
+// one register window and plane queue per field and stream (as in ebisu_2d.hpp):
+// level s reads level l of a field from the stream of step s-1-l, whose planes
+// are kept l (R+1) planes longer; the last NL levels store the NL new levels
+// into buffers no block of the launch reads (LevelPool). Such kernels take the
+// 32 x 32 tile and fewer planes in flight (Sm3dShape, sm3d_prefetch_states).
 
 #include <ebisu_kokkos/impl/boundary.hpp>
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
 #include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
+#include <ebisu_kokkos/impl/cuda/level_pool.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/performance_model_3d.hpp>
@@ -53,6 +60,8 @@
 #include <Kokkos_Core.hpp>
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -162,13 +171,16 @@ struct ExportPlane3 {
 // Reads of cell J (y offset within the thread's CY cells): the thread's own
 // column from the register window, everything else from the level's queue.
 // q points at the thread's cell 0 in queue plane 0; slot[] are the plane
-// offsets of z-K..z+K; the pitch PX is a compile-time constant, so every
-// shared-memory address is slot + immediate.
-template <class Scalar, int R, int K, int CY, int PX, bool Right, int J>
+// offsets of the queued planes, oldest first; the pitch PX is a compile-time
+// constant, so every shared-memory address is slot + immediate. WO / SO: the
+// window plane and the slot index of the cell's own plane (a state's older
+// level is read from the same stream as its newest, further back).
+template <class Scalar, int R, int K, int CY, int PX, bool Right, int J, int WL = 2 * R + 1, int NSLOT = 2 * K + 1,
+          int WO = R, int SO = K>
 struct CellAccessor {
-  const Scalar (&w)[CY][2 * R + 1];
+  const Scalar (&w)[CY][WL];
   const Scalar* q;
-  const int (&slot)[2 * K + 1];
+  const int (&slot)[NSLOT];
 
   template <int D0, int D1, int D2>
   __device__ __forceinline__ Scalar get() const {
@@ -179,12 +191,37 @@ struct CellAccessor {
                   "EbisuKokkos: offset beyond the stencil radius");
     constexpr int jj = J + dy;
     if constexpr (dx == 0 && jj >= 0 && jj < CY) {
-      return w[jj][R + dz];
+      return w[jj][WO + dz];
     } else {
       static_assert(dz >= -K && dz <= K, "EbisuKokkos: off-column z offset beyond the queue reach");
-      return q[slot[dz + K] + jj * PX + dx];
+      return q[slot[SO + dz] + jj * PX + dx];
     }
   }
+};
+
+// Several state fields and levels (state.hpp): stage s reads field f's level l
+// from the stream of step s-1-l (streams 0 .. NL-1 are the input levels NL-1
+// .. 0, loaded together; stream NL-1+k the output of level k); the read's age
+// (planes behind the stream's newest) follows from (s, l). One level: stream
+// s-1 at age R, the single-field kernel's read.
+template <class Tr, int T, int NL, class Scalar, bool Right, int CY, int PX, int J, int S, int Q>
+struct StreamRead3 {
+  using Sh = Sm3dStreams<Tr::R, Tr::K, T, NL>;
+  static constexpr int field = Q / NL, level = Q % NL;
+  static constexpr int step = S - 1 - level;
+  static constexpr int stream = step + NL - 1;
+  static constexpr int age = step >= 0 ? (level + 1) * Sh::lag - 1 : S * Sh::lag - 1;  // of the cell's own plane
+  using Accessor = CellAccessor<Scalar, Tr::R, Tr::K, CY, PX, Right, J, Sh::window, Sh::queue - 1,
+                                Sh::window - 1 - age, Sh::queue - 2 - age + Tr::R - Tr::K>;
+};
+
+// The state levels of a launch besides the kernel's src / dst (q = f * NL + l,
+// q = 0 unused): level l of field f in, and the new level l out when the
+// launch computes it (l < depth). Every buffer has src's strides.
+template <class Scalar, int NQ>
+struct StateLevels3 {
+  const Scalar* in[NQ];
+  Scalar* out[NQ];
 };
 
 // Read-only fields: their data (one set of strides for all, Geometry::fsy / fsz).
@@ -270,20 +307,22 @@ struct FieldQueueReader3 {
   }
 };
 
-// Bit F of the mask: field F is read over the footprint (a shared-memory queue).
-template <class... FieldKinds>
+// Bit F of the mask: read-only field F is read over the footprint (a
+// shared-memory queue). The first Skip kinds are other state fields and levels.
+template <int Skip, class... FieldKinds>
 constexpr unsigned field_queue_mask() {
-  unsigned mask = 0, bit = 1;
-  ((mask |= FieldKinds::centre_only ? 0u : bit, bit <<= 1), ...);
+  unsigned mask = 0;
+  int k = 0;
+  ((mask |= k >= Skip && !FieldKinds::centre_only ? 1u << (k - Skip) : 0u, ++k), ...);
   return mask;
 }
 __host__ __device__ constexpr int count_bits(unsigned m) { return m == 0 ? 0 : static_cast<int>(m & 1u) + count_bits(m >> 1); }
 
-// eval(state, reader(0), .. reader(NF-1)).
-template <class Eval, class Cell, class Reader, std::size_t... F>
-__device__ __forceinline__ auto evaluate_with_fields(const Eval& eval, const Cell& cell, const Reader& reader,
-                                                     std::index_sequence<F...>) {
-  return eval(cell, reader(std::integral_constant<int, static_cast<int>(F)>{})...);
+// eval(state level 0 .. NQ-1, read-only field 0 .. NF-1).
+template <class Eval, class Level, class Reader, int... Q, std::size_t... F>
+__device__ __forceinline__ auto evaluate_stage(const Eval& eval, const Level& level, std::integer_sequence<int, Q...>,
+                                               const Reader& reader, std::index_sequence<F...>) {
+  return eval(level(std::integral_constant<int, Q>{})..., reader(std::integral_constant<int, static_cast<int>(F)>{})...);
 }
 
 // One cell's reads of one field read at the cell only, through the read-only data cache.
@@ -315,19 +354,27 @@ struct Geometry {
   AxisRules x, y, z;   // boundary rules
 };
 
-template <class Tr, class Eval, class Scalar, int R, int K, int T, bool Right, bool Mapped, int NF, unsigned QueueMask>
+// T: the depth of this instantiation. NF: read-only fields; NS state fields
+// of NL levels (one field of one level: src -> dst; otherwise the other levels
+// in `state`, and every field has a window and a queue per stream).
+template <class Tr, class Eval, class Scalar, int R, int K, int T, bool Right, bool Mapped, int NF, unsigned QueueMask,
+          int NS = 1, int NL = 1>
 __global__ void __launch_bounds__(sm3d_threads, 1)
     ebisu3d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g,
-                   const FieldPointers3<Scalar, NF> fields) {
+                   const FieldPointers3<Scalar, NF> fields, const StateLevels3<Scalar, NS * NL> state) {
+  constexpr int NQ = NS * NL;                 // state levels read
   constexpr int NQF = count_bits(QueueMask);  // fields streamed through shared-memory queues
-  constexpr int CY = Sm3dShape<T, R, K, NQF>::cells_y;
-  constexpr int TX = Sm3dShape<T, R, K, NQF>::threads_x;
+  constexpr int CY = Sm3dShape<T, R, K, NQF, NQ>::cells_y;
+  constexpr int TX = Sm3dShape<T, R, K, NQF, NQ>::threads_x;
   constexpr int TY = sm3d_threads / TX;
   constexpr int PX = TX + 2 * R;
-  constexpr int Q = 2 * K + 2;
-  constexpr int W = 2 * R + 1;
+  using Streams = Sm3dStreams<R, K, T, NL>;
+  constexpr int Q = Streams::queue;       // 2K + 2 for one level
+  constexpr int W = Streams::window;      // 2R + 1 for one level
+  constexpr int NSTR = Streams::per_field;  // T for one level
   constexpr bool PS = Tr::partial_sums;
-  constexpr int P = PS ? sm3d_prefetch_partial_sums : sm3d_prefetch;
+  static_assert(!PS || NQ == 1, "EbisuKokkos: partial sums are for one linear field");
+  constexpr int P = Sm3dPrefetch<PS, NQ>::planes;
   constexpr int NE = Tr::export_planes;  // one buffer of partial-sum planes after the Q queue planes
   static_assert(!PS || CY >= 2 * R, "EbisuKokkos: the compact queue needs 2R edge cells per thread");
   static_assert(!PS || NF == 0, "EbisuKokkos: partial sums are for linear stencils, which read no fields");
@@ -343,15 +390,17 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
   constexpr int raw_plane_ps = (TY + 2) * 2 * R * PX;
   const int raw_plane = PS ? raw_plane_ps : plane;
   const int queue_stride = Q * raw_plane + NE * plane;
-  Scalar* const ring = smem + T * queue_stride;
+  // Stream k of field f (stream k = level k's input for one level).
+  auto queue_of = [&](int k, int f) { return smem + (k * NS + f) * queue_stride; };
+  Scalar* const ring = smem + NSTR * NS * queue_stride;
   // This thread's cell 0 in a queue plane (tile-local (lx, ly*CY) plus the pad).
   const int base = (R + ly * CY) * PX + R + lx;
   const int raw_base = PS ? (ly + 1) * 2 * R * PX + R + lx : base;
   constexpr int FQ = NQF > 0 ? Sm3dFieldQueue<T, R, P>::planes : 1;  // planes per field queue
-  Scalar* const field_queue = ring + (P + 1) * CY * sm3d_threads;
+  Scalar* const field_queue = ring + NQ * (P + 1) * CY * sm3d_threads;
 
   // Zero the queues once: the pads (R around the tile) are never written.
-  for (int i = tid; i < T * queue_stride; i += sm3d_threads) smem[i] = Scalar(0);
+  for (int i = tid; i < NSTR * NS * queue_stride; i += sm3d_threads) smem[i] = Scalar(0);
   for (int i = tid; i < NQF * FQ * plane; i += sm3d_threads) field_queue[i] = Scalar(0);
   __syncthreads();
 
@@ -385,20 +434,26 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
     const int z_start = seg0 - T * R > 0 || g.z.lo != Boundary::fixed ? seg0 - T * R : 0;
     const int z_end = seg1 + T * R < g.nz || g.z.hi != Boundary::fixed ? seg1 + T * R : g.nz;
 
-    Scalar win[T][CY][W];
+    // win[f][k]: the last W planes of field f's stream k at the thread's cells.
+    Scalar win[NS][NSTR][CY][W];
     Scalar acc[T][CY];  // partial sums: the own-column part of the next output plane of each level
 #pragma unroll
     for (int s = 0; s < T; ++s)
 #pragma unroll
-      for (int j = 0; j < CY; ++j) {
-        acc[s][j] = Scalar(0);
+      for (int j = 0; j < CY; ++j) acc[s][j] = Scalar(0);
 #pragma unroll
-        for (int d = 0; d < W; ++d) win[s][j][d] = Scalar(0);
-      }
+    for (int f = 0; f < NS; ++f)
+#pragma unroll
+      for (int k = 0; k < NSTR; ++k)
+#pragma unroll
+        for (int j = 0; j < CY; ++j)
+#pragma unroll
+          for (int d = 0; d < W; ++d) win[f][k][j][d] = Scalar(0);
 
-    auto ring_at = [&](int slot, int j) { return ring + (slot * CY + j) * sm3d_threads + tid; };
+    // Input level q's ring (q = f * NL + l).
+    auto ring_at = [&](int q, int slot, int j) { return ring + ((q * (P + 1) + slot) * CY + j) * sm3d_threads + tid; };
     const long col = static_cast<long>(gx) * g.ssx + static_cast<long>(gy0) * g.ssy;
-    // Input plane z into ring slot `slot`, and plane z of every queued field into queue plane `field_slot`.
+    // Input plane z of every level into ring slot `slot`, and of every queued field into queue plane `field_slot`.
     auto request = [&](int z, int slot, int field_slot) {
       if constexpr (NQF > 0) {
         const long fz = static_cast<long>(Mapped ? (z < z_end ? g.z.source(z) : 0) : z) * g.fsz;
@@ -418,19 +473,28 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
         });
       }
       if constexpr (!Mapped) {
+        const long at = col + static_cast<long>(z) * g.ssz;
 #pragma unroll
         for (int j = 0; j < CY; ++j) {
           const bool valid = z < z_end && x_in && y_in[j];
-          async_copy_or_zero(ring_at(slot, j), valid ? src + col + j * g.ssy + static_cast<long>(z) * g.ssz : src, valid);
+#pragma unroll
+          for (int q = 0; q < NQ; ++q) {
+            const Scalar* level = q == 0 ? src : state.in[q];
+            async_copy_or_zero(ring_at(q, slot, j), valid ? level + at + j * g.ssy : src, valid);
+          }
         }
       } else {
-        const Scalar* src_column = src + static_cast<long>(z < z_end ? g.z.source(z) : 0) * g.ssz +
-                                   static_cast<long>(x_in ? g.x.source(gx) : 0) * g.ssx;
+        const long column = static_cast<long>(z < z_end ? g.z.source(z) : 0) * g.ssz +
+                            static_cast<long>(x_in ? g.x.source(gx) : 0) * g.ssx;
 #pragma unroll
         for (int j = 0; j < CY; ++j) {
           const bool valid = z < z_end && x_in && y_in[j];
-          async_copy_or_zero(ring_at(slot, j), valid ? src_column + static_cast<long>(g.y.source(gy0 + j)) * g.ssy : src,
-                             valid);
+          const long at = column + static_cast<long>(valid ? g.y.source(gy0 + j) : 0) * g.ssy;
+#pragma unroll
+          for (int q = 0; q < NQ; ++q) {
+            const Scalar* level = q == 0 ? src : state.in[q];
+            async_copy_or_zero(ring_at(q, slot, j), valid ? level + at : src, valid);
+          }
         }
       }
       async_commit();
@@ -441,31 +505,34 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
 
     const int n_iter = seg1 - z_start + T * (R + 1);
     for (int it = 0; it < n_iter; ++it) {
-      // Queue planes c-K..c+K of the previous level: plane c+dz was stored at
-      // iteration it-1-(K-dz).
-      int slot[2 * K + 1];
+      // Queue planes stored in iterations it + 1 + e - Q (e = 0 .. Q - 2, oldest
+      // first); one level: planes c-K..c+K of the previous level.
+      int slot[Q - 1];
 #pragma unroll
-      for (int d = 0; d <= 2 * K; ++d) slot[d] = ((it + Q - 1 - (2 * K - d)) % Q) * raw_plane;
+      for (int e = 0; e < Q - 1; ++e) slot[e] = ((it + 1 + e) % Q) * raw_plane;
       const int wslot = (it % Q) * raw_plane + raw_base;
       const int sums = Q * raw_plane + base;  // the partial-sum planes
 
-      // The newest plane of level k (its output or the input) into the
-      // window, then what other threads need of it into shared memory.
-      auto push = [&](auto K_, const auto& plane_values) {  // Scalar[CY]
+      // The newest plane of field f's stream k (a level's output or an input
+      // level) into the window, then what other threads need of it into shared memory.
+      auto push = [&](auto F_, auto K_, const auto& plane_values) {  // Scalar[CY]
+        constexpr int f = decltype(F_)::value;
         constexpr int k = decltype(K_)::value;
+        auto& w = win[f][k];
 #pragma unroll
         for (int j = 0; j < CY; ++j) {
 #pragma unroll
-          for (int d = 0; d < W - 1; ++d) win[k][j][d] = win[k][j][d + 1];
-          win[k][j][W - 1] = plane_values[j];
+          for (int d = 0; d < W - 1; ++d) w[j][d] = w[j][d + 1];
+          w[j][W - 1] = plane_values[j];
         }
+        Scalar* const queue = queue_of(k, f);
         static_for<CY>([&](auto J_) {
           constexpr int j = decltype(J_)::value;
           if constexpr (!PS) {
-            smem[k * queue_stride + wslot + j * PX] = win[k][j][R + K];
+            queue[wslot + j * PX] = w[j][W - 1 - R + K];
           } else if constexpr (j < R || j >= CY - R) {  // only edge cells are read raw
             constexpr int e = j < R ? j : j - CY + 2 * R;
-            smem[k * queue_stride + wslot + e * PX] = win[k][j][R + K];
+            queue[wslot + e * PX] = w[j][W - 1 - R + K];
           }
           if constexpr (PS) {
             Scalar own = Scalar(0);
@@ -476,7 +543,7 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
               constexpr int p = decltype(P_)::value;
               constexpr int jj = j + PointAt3<Tr, p>::dy;
               if constexpr (jj >= 0 && jj < CY) {
-                const Scalar term = eval.coefficients[p] * win[k][jj][R + PointAt3<Tr, p>::dz];
+                const Scalar term = eval.coefficients[p] * w[jj][R + PointAt3<Tr, p>::dz];
                 if constexpr (PointAt3<Tr, p>::dx == 0) {
                   own += term;
                 } else {
@@ -488,7 +555,7 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
             static_for<2 * R + 1>([&](auto D_) {
               constexpr int d = decltype(D_)::value - R;
               if constexpr (ExportPlane3<Tr, d>::index >= 0) {
-                smem[k * queue_stride + sums + ExportPlane3<Tr, d>::index * plane + j * PX] = ex[R + d];
+                queue[sums + ExportPlane3<Tr, d>::index * plane + j * PX] = ex[R + d];
               }
             });
           }
@@ -496,7 +563,7 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
       };
 
       // All levels compute first (registers only), then all store.
-      Scalar out[T][CY];
+      Scalar out[NS][T][CY];
       static_for<T>([&](auto S_) {
         constexpr int s = decltype(S_)::value + 1;  // 1 .. T
         const int c = z_start + it - s * (R + 1);
@@ -512,16 +579,15 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
             fslot[d] = row * plane;
           }
         }
-        const Scalar* q = smem + (s - 1) * queue_stride + (PS ? raw_base : base);
+        [[maybe_unused]] const Scalar* q = queue_of(s - 1, 0) + raw_base;  // partial sums
         static_for<CY>([&](auto J_) {
           constexpr int j = decltype(J_)::value;
-          Scalar v;
           if constexpr (PS) {
             // Own column part, the x-neighbours' partial sums (cell x reads
             // the sum of offset d from the thread at x + d), and the points
             // in other thread rows raw.
-            v = acc[s - 1][j];
-            const Scalar* in = smem + (s - 1) * queue_stride + sums + j * PX;
+            Scalar v = acc[s - 1][j];
+            const Scalar* in = queue_of(s - 1, 0) + sums + j * PX;
             static_for<2 * R + 1>([&](auto D_) {
               constexpr int d = decltype(D_)::value - R;
               if constexpr (ExportPlane3<Tr, d>::index >= 0) v += in[ExportPlane3<Tr, d>::index * plane + d];
@@ -536,52 +602,76 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
                 v += eval.coefficients[p] * q[slot[PointAt3<Tr, p>::dz + K] + row * PX + PointAt3<Tr, p>::dx];
               }
             });
+            out[0][s - 1][j] = (z_bnd || bnd[j]) ? win[0][s - 1][j][R] : v;
           } else {
-            CellAccessor<Scalar, R, K, CY, PX, Right, j> at{win[s - 1], q, slot};
-            if constexpr (NF == 0) {
-              v = eval(at);
-            } else {
-              // Field f's reader: its queue, or the read-only data cache.
-              const auto reader = [&](auto F_) {
-                constexpr int f = decltype(F_)::value;
-                if constexpr (((QueueMask >> f) & 1u) != 0) {
-                  constexpr int qk = count_bits(QueueMask & ((1u << f) - 1u));
-                  return FieldQueueReader3<Scalar, R, PX, Right, j>{field_queue + qk * FQ * plane + base, fslot};
-                } else {
-                  return FieldReader3<Scalar, R, CY, Right, Mapped, j>{fields.data[f], field_index, field_plane};
-                }
-              };
-              v = evaluate_with_fields(eval, at, reader, std::make_index_sequence<NF>{});
+            // Level Q of the state (field Q / NL, level Q % NL) as level s reads it.
+            const auto level = [&](auto Q_) {
+              using Read = StreamRead3<Tr, T, NL, Scalar, Right, CY, PX, j, s, decltype(Q_)::value>;
+              return typename Read::Accessor{win[Read::field][Read::stream], queue_of(Read::stream, Read::field) + base,
+                                             slot};
+            };
+            // Field f's reader: its queue, or the read-only data cache.
+            const auto reader = [&](auto F_) {
+              constexpr int f = decltype(F_)::value;
+              if constexpr (((QueueMask >> f) & 1u) != 0) {
+                constexpr int qk = count_bits(QueueMask & ((1u << f) - 1u));
+                return FieldQueueReader3<Scalar, R, PX, Right, j>{field_queue + qk * FQ * plane + base, fslot};
+              } else {
+                return FieldReader3<Scalar, R, CY, Right, Mapped, j>{fields.data[f], field_index, field_plane};
+              }
+            };
+            const auto v = evaluate_stage(eval, level, std::make_integer_sequence<int, NQ>{}, reader,
+                                          std::make_index_sequence<NF>{});
+            // Frame cells keep each field's newest level.
+#pragma unroll
+            for (int f = 0; f < NS; ++f) {
+              out[f][s - 1][j] =
+                  (z_bnd || bnd[j]) ? win[f][s - 2 + NL][j][W - 1 - R] : static_cast<Scalar>(component(v, f));
             }
           }
-          out[s - 1][j] = (z_bnd || bnd[j]) ? win[s - 1][j][R] : v;
         });
       });
       // One buffer of partial sums: everybody has read it before it is rewritten.
       if constexpr (PS) __syncthreads();
-      static_for<T - 1>([&](auto S_) {  // levels 1 .. T-1; the deepest goes to dst
-        push(std::integral_constant<int, decltype(S_)::value + 1>{}, out[decltype(S_)::value]);
+      static_for<T - 1>([&](auto S_) {  // levels 1 .. T-1 (streams NL .. NL+T-2); the deepest is stored
+        constexpr int s = decltype(S_)::value + 1;
+        static_for<NS>([&](auto F_) {
+          push(F_, std::integral_constant<int, s - 1 + NL>{}, out[decltype(F_)::value][s - 1]);
+        });
       });
 
-      // Input plane z_start+it (requested P iterations ago) into level 0.
+      // Input plane z_start+it (requested P iterations ago) of level l of
+      // field f into stream NL-1-l.
       async_wait<P - 1>();
-      Scalar pf[CY];
+      static_for<NQ>([&](auto Q_) {
+        constexpr int q = decltype(Q_)::value;
+        Scalar pf[CY];
 #pragma unroll
-      for (int j = 0; j < CY; ++j) pf[j] = *ring_at(it % (P + 1), j);
-      push(std::integral_constant<int, 0>{}, pf);
+        for (int j = 0; j < CY; ++j) pf[j] = *ring_at(q, it % (P + 1), j);
+        push(std::integral_constant<int, q / NL>{}, std::integral_constant<int, NL - 1 - q % NL>{}, pf);
+      });
       {
         const int field_next = field_now + P < FQ ? field_now + P : field_now + P - FQ;
         request(z_start + it + P, (it + P) % (P + 1), field_next);
       }
 
-      const int c_last = z_start + it - T * (R + 1);
-      if (c_last >= seg0) {
-        Scalar* d = dst + static_cast<long>(gx) * g.dsx + static_cast<long>(gy0) * g.dsy +
-                    static_cast<long>(c_last) * g.dsz;
+      // The new levels: level l from step T - l (levels l >= T are the
+      // launch's input levels, already in place).
+      static_for<(T < NL ? T : NL)>([&](auto L_) {
+        constexpr int l = decltype(L_)::value;
+        const int c = z_start + it - (T - l) * (R + 1);
+        if (c >= seg0 && (l == 0 || c < seg1)) {
+          const long at = static_cast<long>(gx) * g.dsx + static_cast<long>(gy0) * g.dsy + static_cast<long>(c) * g.dsz;
 #pragma unroll
-        for (int j = 0; j < CY; ++j)
-          if (out_ok[j]) d[j * g.dsy] = out[T - 1][j];
-      }
+          for (int f = 0; f < NS; ++f) {
+            const int q = f * NL + l;
+            Scalar* d = (q == 0 ? dst : state.out[q]) + at;
+#pragma unroll
+            for (int j = 0; j < CY; ++j)
+              if (out_ok[j]) d[j * g.dsy] = out[f][T - 1 - l][j];
+          }
+        }
+      });
       field_now = field_now + 1 < FQ ? field_now + 1 : 0;
       __syncthreads();
     }
@@ -596,31 +686,44 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
 template <class... FieldKinds>
 struct FieldKindList {};
 
-template <class Stencil, class Scalar, bool Right, int Depth, class... FieldKinds>
+// NS state fields of NL levels; FieldKinds: for NS x NL > 1 the NS * NL - 1
+// other state fields and levels (state_ring.hpp) before the read-only fields.
+template <class Stencil, class Scalar, bool Right, int Depth, int NS, int NL, class... FieldKinds>
 struct Kernel {
   static constexpr int R = Stencil::radius;
   static constexpr int K = Traits<Stencil, Right>::K;
-  static constexpr int fields = static_cast<int>(sizeof...(FieldKinds));
-  static constexpr unsigned queue_mask = field_queue_mask<FieldKinds...>();
-  static constexpr int field_queues = count_bits(queue_mask);
+  static constexpr int other_levels = NS * NL - 1;
+  static constexpr int read_only = static_cast<int>(sizeof...(FieldKinds)) - other_levels;
+  static_assert(read_only >= 0, "EbisuKokkos: ebisu3d needs a kind for every other state field and level");
+  static constexpr unsigned queue_mask = field_queue_mask<other_levels, FieldKinds...>();
   using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar, FieldKinds...>());
   /// Mapped: the instantiation whose loads go through periodic / mirror rules.
   template <bool Mapped = false>
   static constexpr auto function() {
-    return &ebisu3d_kernel<Traits<Stencil, Right>, Eval, Scalar, R, K, Depth, Right, Mapped, fields, queue_mask>;
+    return &ebisu3d_kernel<Traits<Stencil, Right>, Eval, Scalar, R, K, Depth, Right, Mapped, read_only, queue_mask, NS,
+                           NL>;
   }
 };
 
-// Calls go(kernel) with the instantiation of depth `depth` (for the fields' kinds).
-template <class Stencil, class Scalar, bool Right, class Go, class... FieldKinds>
-void dispatch_depth(int depth, Go&& go, FieldKindList<FieldKinds...> = {}) {
+// The depths compiled for a state of NQ levels (bit d: depth d). Several
+// fields or levels: a check build compiles the deepest only (the shallow
+// depths are the same code with fewer windows).
+template <class Stencil, bool Right>
+constexpr unsigned depth_mask(int nq) {
   constexpr int maxd = Traits<Stencil, Right>::max_depth;
+  return compiled_depths((1u << (maxd + 1)) - 2u, maxd, nq > 1);
+}
+
+// Calls go(kernel) with the instantiation of depth `depth` (for the state and the fields' kinds).
+template <class Stencil, class Scalar, bool Right, int NS = 1, int NL = 1, class Go, class... FieldKinds>
+void dispatch_depth(int depth, Go&& go, FieldKindList<FieldKinds...> = {}) {
+  constexpr unsigned mask = depth_mask<Stencil, Right>(NS * NL);
   bool done = false;
   auto one = [&](auto D) {
     constexpr int d = decltype(D)::value;
-    if constexpr (d <= maxd && compiles_depth(d, maxd)) {
+    if constexpr (((mask >> d) & 1u) != 0) {
       if (depth == d) {
-        go(Kernel<Stencil, Scalar, Right, d, FieldKinds...>{});
+        go(Kernel<Stencil, Scalar, Right, d, NS, NL, FieldKinds...>{});
         done = true;
       }
     }
@@ -636,15 +739,19 @@ void dispatch_depth(int depth, Go&& go, FieldKindList<FieldKinds...> = {}) {
 
 // SM tiling in 3-D: the model's plan for a call over the compiled tile shapes
 // (with their measured occupancy), and the launches. Backend::automatic weighs
-// the plan against the other strategies (ebisu_cuda_backend.hpp). FieldKinds:
-// the kinds of the call's read-only fields (none: the plain call).
-template <class Stencil, class ViewType, class... FieldKinds>
+// the plan against the other strategies (ebisu_cuda_backend.hpp). NS state
+// fields of NL levels (state.hpp); FieldKinds: for NS x NL > 1 the NS * NL - 1
+// other state fields and levels before the read-only fields' kinds.
+template <class Stencil, class ViewType, int NS, int NL, class... FieldKinds>
 struct SmTiling3D {
   using Scalar = typename ViewType::non_const_value_type;
   static constexpr bool right = std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>;
   static constexpr int R = Stencil::radius;
-  static constexpr int NF = static_cast<int>(sizeof...(FieldKinds));
-  static constexpr int NQF = ebisu3d::count_bits(ebisu3d::field_queue_mask<FieldKinds...>());
+  static constexpr int NQ = NS * NL;                                          // state levels
+  static constexpr int NE = NQ - 1;                                           // other state fields and levels
+  static constexpr int NRO = static_cast<int>(sizeof...(FieldKinds)) - NE;  // read-only fields
+  static_assert(NRO >= 0, "EbisuKokkos: SmTiling3D needs a kind for every other state field and level");
+  static constexpr int NQF = ebisu3d::count_bits(ebisu3d::field_queue_mask<NE, FieldKinds...>());
   using Tr = ebisu3d::Traits<Stencil, right>;
   static constexpr int ix = right ? 2 : 0, iz = right ? 0 : 2;
   static constexpr ebisu3d::FieldKindList<FieldKinds...> kinds{};
@@ -688,9 +795,22 @@ struct SmTiling3D {
     return "";
   }
 
+  /// Why run_state cannot take these buffers (empty: it can).
+  static std::string state_refusal(const std::array<ViewType, NS*(NL + 1)>& ring) { return level_pool_refusal(ring); }
+
+  /// The read-only fields' loads per cell update: a field read over the footprint its distinct
+  /// shared-memory loads, a centre-only field one L1 load.
+  static double field_reads_per_cell(int cells_y) {
+    double reads = 0;
+    int k = 0;
+    ((reads += k++ < NE ? 0.0 : (FieldKinds::centre_only ? 1.0 : Tr::footprint_reads_per_cell(cells_y))), ...);
+    return reads;
+  }
+
+  /// fields: the call's read-only fields (FieldViews of NRO kinds, NoFields when there are none).
   template <class FieldSet = NoFields>
   static Plan plan(const StencilPolicy<Kokkos::Cuda>& policy, const ViewType& u, const FieldSet& fields = FieldSet{}) {
-    static_assert(FieldSet::size == NF, "EbisuKokkos: SmTiling3D planned with another set of fields");
+    static_assert(FieldSet::size == NRO, "EbisuKokkos: SmTiling3D planned with another set of fields");
     Plan plan;
     const int steps = policy.steps();
     if (steps <= 0) {
@@ -704,22 +824,20 @@ struct SmTiling3D {
     const DeviceModel& dm = device_model(policy.space().cuda_device());
     const StencilModel sm = stencil_model<Stencil>(static_cast<int>(sizeof(Scalar)));
     const char* kname = "ebisu3d_kernel";
+    constexpr unsigned compiled = ebisu3d::depth_mask<Stencil, right>(NQ);
     // Compiled shapes with their real occupancy (shared memory set first).
     SmTileShape3D* shapes = plan.shapes;
     for (int t = 1; t <= Tr::max_depth; ++t) {
-      if (!compiles_depth(t, Tr::max_depth)) continue;  // (smem_bytes 0: not usable)
-      shapes[t] = sm_tile_shape_3d(t, R, Tr::K, static_cast<int>(sizeof(Scalar)), Tr::export_planes, NQF);
+      if (((compiled >> t) & 1u) == 0) continue;  // (smem_bytes 0: not usable)
+      shapes[t] = sm_tile_shape_3d(t, R, Tr::K, static_cast<int>(sizeof(Scalar)), Tr::export_planes, NQF, NS, NL);
       if constexpr (Tr::partial_sums) shapes[t].smem_accesses_per_cell = Tr::partial_sum_accesses(shapes[t].cells_y);
-      // A field read over the footprint: its distinct shared-memory loads per cell; a centre-only
-      // field one L1 load.
-      shapes[t].read_only_fields = NF;
-      shapes[t].field_reads_per_cell =
-          (0.0 + ... + (FieldKinds::centre_only ? 1.0 : Tr::footprint_reads_per_cell(shapes[t].cells_y)));
+      shapes[t].read_only_fields = NRO;
+      shapes[t].field_reads_per_cell = field_reads_per_cell(shapes[t].cells_y);
       if (shapes[t].smem_bytes > dm.smem_per_block_bytes) {
         shapes[t].smem_bytes = 0;
         continue;
       }
-      ebisu3d::dispatch_depth<Stencil, Scalar, right>(t, [&](auto k) {
+      ebisu3d::dispatch_depth<Stencil, Scalar, right, NS, NL>(t, [&](auto k) {
         using KernelOfDepth = decltype(k);
         // Both instantiations (fixed frames, mapped loads) take the shape's shared memory.
         for (const auto kernel : {KernelOfDepth::template function<false>(), KernelOfDepth::template function<true>()}) {
@@ -734,17 +852,20 @@ struct SmTiling3D {
                          kname);
         if (per_sm < 1) shapes[t].smem_bytes = 0;  // cannot run: not usable
         shapes[t].blocks_per_sm = per_sm < 1 ? 1 : per_sm;
-        if constexpr (NF > 0) {
-          // With fields, a depth that spills its register window to local memory is not planned.
+        if constexpr (NRO > 0 || NQ > 1) {
+          // With fields or several levels, a depth that spills its register windows to local memory is
+          // not planned.
           cudaFuncAttributes a{};
           EBISU_CUDA_CHECK(cudaFuncGetAttributes(&a, kernel), kname);
           if (t > 1 && a.localSizeBytes > 0) shapes[t].smem_bytes = 0;
-          // The fields are read through L1: leave it what the blocks' shared memory does not need (by
-          // default the driver may give shared memory the whole carveout, and every level's field
-          // reads then go to L2).
-          const long per_sm = static_cast<long>(shapes[t].blocks_per_sm) * (shapes[t].smem_bytes + 1024);
-          const int percent = static_cast<int>(std::min<long>(100, (100 * per_sm + dm.smem_per_sm_bytes - 1) /
-                                                                       std::max<long>(1, dm.smem_per_sm_bytes)));
+        }
+        if constexpr (NRO > NQF) {
+          // Centre-only fields are read through L1: leave it what the blocks' shared memory does not
+          // need (by default the driver may give shared memory the whole carveout, and every level's
+          // field reads then go to L2).
+          const long per_sm_bytes = static_cast<long>(shapes[t].blocks_per_sm) * (shapes[t].smem_bytes + 1024);
+          const int percent = static_cast<int>(std::min<long>(
+              100, (100 * per_sm_bytes + dm.smem_per_sm_bytes - 1) / std::max<long>(1, dm.smem_per_sm_bytes)));
           for (const auto f : {KernelOfDepth::template function<false>(), KernelOfDepth::template function<true>()}) {
             EBISU_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributePreferredSharedMemoryCarveout, percent), kname);
           }
@@ -759,11 +880,60 @@ struct SmTiling3D {
     return plan;
   }
 
+  /// One field on (u, scratch); fields: the read-only fields (NoFields when there are none). The
+  /// outcome says which of the two holds step T.
   template <class FieldSet = NoFields>
   static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
                             const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan,
                             const FieldSet& fields = FieldSet{}) {
-    static_assert(FieldSet::size == NF, "EbisuKokkos: SmTiling3D run with another set of fields than planned");
+    static_assert(NQ == 1, "EbisuKokkos: SmTiling3D::run is the single-field form (run_state otherwise)");
+    const ViewType ends[2] = {u, scratch};
+    StencilOutcome outcome = launches(label, policy, stencil, u, plan, fields, [&](int launch, int, Buffers& b) {
+      const ViewType& from = ends[launch % 2];
+      const ViewType& to = ends[(launch + 1) % 2];
+      b.src = from.data();
+      b.dst = to.data();
+      b.from = from;
+      b.to = to;
+    });
+    outcome.result_in_scratch = outcome.report.launches % 2 == 1;
+    return outcome;
+  }
+
+  /// Several state fields or levels: the buffers in StateRing order (field f's slot j at
+  /// f * (NL + 1) + j, slot 0 its newest level); fields: the read-only fields. On return field f's
+  /// level l is in its ring slot T - l (LevelPool: where each launch reads and writes).
+  template <class FieldSet>
+  static StencilOutcome run_state(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                                  const Stencil& stencil, const std::array<ViewType, NS*(NL + 1)>& ring,
+                                  const Plan& plan, const FieldSet& fields) {
+    LevelPool<Scalar, typename ViewType::memory_space, NS, NL> pool(ring);
+    StencilOutcome outcome = launches(label, policy, stencil, ring[0], plan, fields, [&](int, int depth, Buffers& b) {
+      pool.next_launch(depth, b.state.in, b.state.out);
+      b.src = b.state.in[0];
+      b.dst = b.state.out[0];
+      b.from = b.to = ring[0];  // unpadded, one extent: every buffer's strides
+    });
+    const int copies = pool.settle(policy.steps(), policy.space().cuda_stream());
+    outcome.report.plan += pool.describe(copies);
+    pool.release_after(policy.space());
+    return outcome;
+  }
+
+ private:
+  struct Buffers {
+    const Scalar* src = nullptr;
+    Scalar* dst = nullptr;
+    ViewType from, to;  // whose strides src and dst have
+    ebisu3d::StateLevels3<Scalar, NQ> state{};
+  };
+
+  // The call's launches and report; buffers_of(launch, depth, b) points b at the launch's buffers.
+  template <class FieldSet, class BuffersOf>
+  static StencilOutcome launches(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                                 const Stencil& stencil, const ViewType& u, const Plan& plan, const FieldSet& fields,
+                                 BuffersOf&& buffers_of) {
+    static_assert(FieldSet::size == NRO, "EbisuKokkos: SmTiling3D run with another set of fields than planned");
     StencilOutcome outcome;
     StencilReport& report = outcome.report;
     report.backend = Backend::ebisu;
@@ -774,10 +944,10 @@ struct SmTiling3D {
     extents(u, nz, ny, nx);
     const DeviceModel& dm = device_model(policy.space().cuda_device());
     const auto eval = stencil.template bind<Scalar, FieldKinds...>();
-    ebisu3d::FieldPointers3<Scalar, NF> field_pointers{};
+    ebisu3d::FieldPointers3<Scalar, NRO> field_pointers{};
     long fsy = 0, fsz = 0;
-    if constexpr (NF > 0) {
-      for (int k = 0; k < NF; ++k) field_pointers.data[k] = fields.views[k].data();
+    if constexpr (NRO > 0) {
+      for (int k = 0; k < NRO; ++k) field_pointers.data[k] = fields.views[k].data();
       fsy = static_cast<long>(fields.views[0].stride(1));
       fsz = static_cast<long>(fields.views[0].stride(iz));
     }
@@ -788,20 +958,21 @@ struct SmTiling3D {
 
     Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu3d::" + label);
     const bool mapped = !policy.boundaries().all_fixed();
-    ViewType src = u, dst = scratch;
     int done = 0;
     while (done < steps) {
       // The remainder in launches of the deepest usable depths, as the plan counted them.
       int d = std::min(plan.sm.depth, steps - done);
       while (d > 1 && plan.shapes[d].smem_bytes == 0) --d;
+      Buffers b;
+      buffers_of(report.launches, d, b);
       const SmTileShape3D& sh = plan.shapes[d];
       ebisu3d::Geometry g;
-      g.ssx = static_cast<long>(src.stride(ix));
-      g.ssy = static_cast<long>(src.stride(1));
-      g.ssz = static_cast<long>(src.stride(iz));
-      g.dsx = static_cast<long>(dst.stride(ix));
-      g.dsy = static_cast<long>(dst.stride(1));
-      g.dsz = static_cast<long>(dst.stride(iz));
+      g.ssx = static_cast<long>(b.from.stride(ix));
+      g.ssy = static_cast<long>(b.from.stride(1));
+      g.ssz = static_cast<long>(b.from.stride(iz));
+      g.dsx = static_cast<long>(b.to.stride(ix));
+      g.dsy = static_cast<long>(b.to.stride(1));
+      g.dsz = static_cast<long>(b.to.stride(iz));
       g.fsy = fsy;
       g.fsz = fsz;
       g.nx = static_cast<int>(nx);
@@ -819,41 +990,40 @@ struct SmTiling3D {
       long blocks = static_cast<long>(dm.sm_count) * sh.blocks_per_sm;
       g.per_block = (g.total + blocks - 1) / blocks;
       blocks = (g.total + g.per_block - 1) / g.per_block;
-      ebisu3d::dispatch_depth<Stencil, Scalar, right>(d, [&](auto k) {
+      ebisu3d::dispatch_depth<Stencil, Scalar, right, NS, NL>(d, [&](auto k) {
         using KernelOfDepth = decltype(k);
         // The attribute was set for both instantiations when the shapes were measured.
         const auto kernel =
             mapped ? KernelOfDepth::template function<true>() : KernelOfDepth::template function<false>();
         kernel<<<static_cast<unsigned>(blocks), sm3d_threads, static_cast<std::size_t>(sh.smem_bytes), stream>>>(
-            eval, src.data(), dst.data(), g, field_pointers);
+            eval, b.src, b.dst, g, field_pointers, b.state);
         EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu3d_kernel");
       }, kinds);
       ++report.launches;
       done += d;
-      std::swap(src, dst);
     }
     Kokkos::Profiling::popRegion();
     if (NQF > 0) report.plan += "; " + std::to_string(NQF) + " read-only field queue(s) in shared memory";
-    if (NF > NQF) {
-      report.plan += "; " + std::to_string(NF - NQF) + " centre-only field(s) read through the read-only data cache";
+    if (NRO > NQF) {
+      report.plan += "; " + std::to_string(NRO - NQF) + " centre-only field(s) read through the read-only data cache";
     }
-    ebisu3d::dispatch_depth<Stencil, Scalar, right>(plan.sm.depth, [&](auto k) {
+    ebisu3d::dispatch_depth<Stencil, Scalar, right, NS, NL>(plan.sm.depth, [&](auto k) {
       cudaFuncAttributes a{};
       EBISU_CUDA_CHECK(cudaFuncGetAttributes(&a, decltype(k)::template function<false>()), "ebisu3d_kernel");
       report.plan += "; regs/thread " + std::to_string(a.numRegs) +
                      (a.localSizeBytes > 0 ? ", local memory " + std::to_string(a.localSizeBytes) + " B" : "");
     }, kinds);
-    outcome.result_in_scratch = src.data() != u.data();
     return outcome;
   }
 };
 
-/// SmTiling3D for the field kinds of a FieldViews (NoFields: none).
-template <class Stencil, class ViewType, class FieldSet>
+/// SmTiling3D for the field kinds of a FieldViews (NoFields: none); for
+/// several state fields or levels, FieldSet is the step's fields (StepFields).
+template <class Stencil, class ViewType, class FieldSet, int NS = 1, int NL = 1>
 struct SmTiling3DFor;
-template <class Stencil, class ViewType, class ConstView, class... Kinds>
-struct SmTiling3DFor<Stencil, ViewType, FieldViews<ConstView, Kinds...>> {
-  using type = SmTiling3D<Stencil, ViewType, Kinds...>;
+template <class Stencil, class ViewType, class ConstView, class... Kinds, int NS, int NL>
+struct SmTiling3DFor<Stencil, ViewType, FieldViews<ConstView, Kinds...>, NS, NL> {
+  using type = SmTiling3D<Stencil, ViewType, NS, NL, Kinds...>;
 };
 
 }  // namespace Cuda

@@ -12,7 +12,7 @@
 // plans by the model and, where the model cannot tell the best two apart,
 // by timing them (measured_choice.hpp). Read-only fields (FieldViews) go to
 // every strategy; several state fields or time levels (run_state) to device
-// tiling and 2-D SM tiling, to segment tiling in 1-D.
+// tiling and SM tiling, to segment tiling in 1-D.
 // Included only by nvcc-compiled code.
 
 #include <ebisu_kokkos/impl/compat.hpp>
@@ -35,20 +35,6 @@
 
 namespace EbisuKokkos {
 namespace Impl {
-
-namespace Cuda {
-/// SmTiling2D's Plan where SM is one (Enabled), PlanDT otherwise (names a
-/// plan type without instantiating SmTiling2D for a 3-D View).
-template <class SM, bool Enabled>
-struct SmPlanOf {
-  using type = typename SM::Plan;
-};
-template <class SM>
-struct SmPlanOf<SM, false> {
-  using type = PlanDT;
-};
-
-}  // namespace Cuda
 
 template <class Stencil, class ViewType>
 inline constexpr bool cuda_kernels_take_view =
@@ -283,14 +269,18 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   }
 
   // Several state fields or time levels (state.hpp) go to device tiling
-  // (each field's levels and spare as a ring of tiles on chip) or, in 2-D, to
-  // SM tiling (a register window and row queue per field and step), whichever
+  // (each field's levels and spare as a ring of tiles on chip) or to SM tiling
+  // (a register window and row / plane queue per field and step), whichever
   // the model predicts faster and, under Backend::automatic, only where that
   // beats the generic path; a forced strategy runs where it can, the other
   // kernel or the generic path otherwise, saying why.
   static constexpr bool takes_state = true;
-  static constexpr double kStateGenericSpeedup = 1.45;
-  static constexpr double kSmStateMargin = 1.6;
+  // 2-D: the generic path measured 1.28-2.14x faster than counted (H200, wave and Gray-Scott 1024^2 ..
+  // 8192^2, most where the levels fit in L2) and SM tiling's model 5-24% optimistic. 3-D: the margin of
+  // the single-field kernels; it sends 64^3 to the generic path and 128^3 .. 2560x288x384 to SM tiling,
+  // which measured 1.11-1.91x the best plain loop there (H200, wave and Gray-Scott, perf-notes-3d.md).
+  static constexpr double kStateGenericSpeedup = rank == 2 ? 1.45 : 1.0;
+  static constexpr double kSmStateMargin = rank == 2 ? 1.6 : kSmTilingMargin3D;
 
   /// fields: the call's read-only fields (FieldViews of ViewType::const_type).
   template <int NumFields, int RingSize, class FieldSet>
@@ -299,7 +289,8 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     constexpr int levels = RingSize - 1;
     using StepSet = StepFields<typename ViewType::const_type, NumFields * levels - 1, FieldSet>;
     using DT = typename Cuda::DeviceTilingFor<Stencil, ViewType, StepSet, NumFields, levels>::type;
-    using SM = typename Cuda::SmTiling2DFor<Stencil, ViewType, StepSet, NumFields, levels>::type;  // rank 2 only
+    using SM = typename std::conditional_t<rank == 2, Cuda::SmTiling2DFor<Stencil, ViewType, StepSet, NumFields, levels>,
+                                           Cuda::SmTiling3DFor<Stencil, ViewType, StepSet, NumFields, levels>>::type;
     const ViewType& u = ring.buffers[0];
     const Strategy wanted = policy.knobs().strategy;
     const bool forced = policy.backend() == Backend::ebisu || wanted != Strategy::automatic;
@@ -311,16 +302,17 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     if (policy.steps() > 0) device = DT::plan(policy, u);
     bool sm_valid = false;
     double sm_seconds = 0;
-    std::string sm_why = "3-D SM tiling does not run several state fields yet";
-    [[maybe_unused]] typename Cuda::SmPlanOf<SM, rank == 2>::type sm_plan{};
-    if constexpr (rank == 2) {
-      sm_why = policy.steps() > 0 ? SM::state_refusal(ring.buffers) : "no steps";
-      if (sm_why.empty()) {
+    typename SM::Plan sm_plan{};
+    std::string sm_why = policy.steps() > 0 ? SM::state_refusal(ring.buffers) : "no steps";
+    if (sm_why.empty()) {
+      if constexpr (rank == 2) {
         sm_plan = SM::plan(policy, u);
-        sm_valid = sm_plan.valid;
-        sm_seconds = sm_plan.predicted_seconds;
-        sm_why = sm_plan.why_not;
+      } else {
+        sm_plan = SM::plan(policy, u, fields);
       }
+      sm_valid = sm_plan.valid;
+      sm_seconds = sm_plan.predicted_seconds;
+      sm_why = sm_plan.why_not;
     }
     // The generic step reads every level of every field and the read-only fields, and writes each field.
     const double generic_seconds =
@@ -353,7 +345,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     if (chosen == Candidate::device_tiling) {
       outcome = DT::run_state(label, policy, stencil, ring.buffers, device, fields);
     } else if (chosen == Candidate::sm_tiling) {
-      if constexpr (rank == 2) outcome = SM::run_state(label, policy, stencil, ring.buffers, sm_plan, fields);
+      outcome = SM::run_state(label, policy, stencil, ring.buffers, sm_plan, fields);
     } else {
       outcome = run_generic_ring(label, policy, stencil, ring, fields);
       outcome.report.plan = "generic (" + outcome.report.plan + ")";
