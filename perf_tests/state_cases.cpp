@@ -29,8 +29,8 @@ namespace state_bench {
 template <int Rank>
 struct WavePhysics {
   double r2;
-  template <class S, class At, class U>
-  KOKKOS_FORCEINLINE_FUNCTION S update(const At& at, const U& u, const U& u_prev) const {
+  template <class S, class At, class U, class UPrev>
+  KOKKOS_FORCEINLINE_FUNCTION S update(const At& at, const U& u, const UPrev& u_prev) const {
     const S c = at(u, 0, 0, 0);
     S lap = at(u, -1, 0, 0) + at(u, 1, 0, 0) - S(2 * Rank) * c;
     if constexpr (Rank >= 2) lap += at(u, 0, -1, 0) + at(u, 0, 1, 0);
@@ -62,7 +62,11 @@ struct GrayScottPhysics {
 struct NeighborsAt {
   template <class N>
   KOKKOS_FORCEINLINE_FUNCTION auto operator()(const N& nb, int d0, int d1, int d2) const {
-    return nb(d0, d1, d2);
+    if constexpr (std::is_arithmetic_v<N>) {
+      return nb;  // a level the functor takes at the cell only
+    } else {
+      return nb(d0, d1, d2);
+    }
   }
 };
 template <int Rank>
@@ -81,12 +85,13 @@ struct ViewAt {
 };
 
 // The functors parallel_stencil runs.
+// u^{n-1} is read at the cell only, so the functor takes it as a Scalar (the kernels then keep no
+// neighbourhood of it).
 template <int Rank>
 struct WaveStencil {
   WavePhysics<Rank> p;
   template <class S>
-  KOKKOS_INLINE_FUNCTION S operator()(const EbisuKokkos::Neighbors<S, Rank, 1>& u,
-                                      const EbisuKokkos::Neighbors<S, Rank, 1>& u_prev) const {
+  KOKKOS_INLINE_FUNCTION S operator()(const EbisuKokkos::Neighbors<S, Rank, 1>& u, S u_prev) const {
     return p.template update<S>(NeighborsAt{}, u, u_prev);
   }
 };

@@ -243,7 +243,7 @@ double sm_accesses_per_cell(const StencilModel& s, int cells_y) {
 }  // namespace
 
 SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes, int export_planes,
-                               int field_queues, int state_fields, int state_levels) {
+                               int field_queues, int state_fields, int state_levels, bool older_around) {
   SmTileShape3D s;
   s.depth = depth;
   s.state_fields = state_fields;
@@ -256,7 +256,7 @@ SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_byt
   s.tile_y = s.threads_y * s.cells_y;
   // Per field: one stream per step of the launch and per older input level (Sm3dStreams).
   const int lag = radius + 1;
-  s.queue_planes = 2 * zreach + 2 + (state_levels - 1) * lag;
+  s.queue_planes = 2 * zreach + 2 + (older_around ? (state_levels - 1) * lag : 0);
   const long streams = static_cast<long>(state_fields) * (depth + state_levels - 1);
   const long plane = (s.tile_x + 2L * radius) * (s.tile_y + 2L * radius);
   s.export_planes = export_planes;

@@ -210,6 +210,11 @@ TEST(PerformanceModel3DSm, SeveralStateFieldsAndLevels) {
   EXPECT_EQ(wave.smem_bytes, (4 * 4 * plane + (sm3d_prefetch_states + 1) * 2L * 2 * sm3d_threads) * 8);
   EXPECT_EQ(wave.smem_bytes, 197120);  // what the H200 run reported
   EXPECT_GT(sm_tile_shape_3d(4, 1, 0, 8, 0, 0, 1, 2).smem_bytes, d.smem_per_block_bytes);
+  // u^{n-1} read at the cell only: no older planes queued, so depth 4 fits.
+  const SmTileShape3D wave_at_cell = sm_tile_shape_3d(3, 1, 0, 8, 0, 0, 1, 2, false);
+  EXPECT_EQ(wave_at_cell.queue_planes, 2);
+  EXPECT_EQ(wave_at_cell.smem_bytes, (4 * 2 * plane + (sm3d_prefetch_states + 1) * 2L * 2 * sm3d_threads) * 8);
+  EXPECT_LT(sm_tile_shape_3d(4, 1, 0, 8, 0, 0, 1, 2, false).smem_bytes, d.smem_per_block_bytes);
   const SmTileShape3D gray_scott = sm_tile_shape_3d(3, 1, 0, 8, 0, 0, 2, 1);  // two fields of one level
   EXPECT_EQ(gray_scott.queue_planes, 2);
   EXPECT_EQ(gray_scott.smem_bytes, 160128);

@@ -55,11 +55,12 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// The leapfrog update; the Courant field s is read at the cell only.
+// The leapfrog update; the older level p_prev and the Courant field s are read at the cell only
+// (taken as doubles, so the GPU kernels keep no neighbourhood of them).
 struct Leapfrog {
-  KOKKOS_INLINE_FUNCTION double operator()(const EbisuKokkos::Neighbors<double, 2, 1>& p,
-                                           const EbisuKokkos::Neighbors<double, 2, 1>& p_prev, double s) const {
-    return 2 * p(0, 0) - p_prev(0, 0) + s * (p(-1, 0) + p(1, 0) + p(0, -1) + p(0, 1) - 4 * p(0, 0));
+  KOKKOS_INLINE_FUNCTION double operator()(const EbisuKokkos::Neighbors<double, 2, 1>& p, double p_prev,
+                                           double s) const {
+    return 2 * p(0, 0) - p_prev + s * (p(-1, 0) + p(1, 0) + p(0, -1) + p(0, 1) - 4 * p(0, 0));
   }
 };
 

@@ -150,7 +150,7 @@ StencilReport dispatch_state(const std::string& label, const StencilPolicy<ExecS
     using BoundFields = decltype(field_views<ConstView>(fields));
     check_types<ExecSpace, Stencil, ViewType, ViewType>();
     check_field_types<ExecSpace, ViewType>(static_cast<const FieldSet*>(nullptr));
-    StateStencilCheck<Stencil, Scalar, NumFields, StepFields<ConstView, NumFields * NumLevels - 1, BoundFields>>::check();
+    StateStencilCheck<Stencil, Scalar, NumFields, StateStepFields<Stencil, ConstView, NumFields * NumLevels - 1, BoundFields>>::check();
     check_state<ViewType>(label, NumFields, NumLevels, buffer, fields);
     check_arguments<Stencil>(label, policy.steps(), buffer(0, 0), buffer(0, NumLevels));
     check_boundaries<view_rank<ViewType>>(label, policy.boundaries());

@@ -18,14 +18,17 @@
 // the Neighbors of every field at every level (field 0's levels newest first,
 // then field 1's, ...), then the read-only fields of the call as usual, and
 // returns the new value of each field: a Scalar for one field, a
-// Kokkos::Array<Scalar, NumFields> otherwise. Every value it reads is of a
-// level already computed (what keeps temporal blocking legal).
+// Kokkos::Array<Scalar, NumFields> otherwise. A level other than field 0's
+// newest that the update reads at the cell only may be taken as a Scalar (its
+// value there), as u_prev below: the GPU kernels then keep no neighbourhood
+// of it. Every value it reads is of a level already computed (what keeps
+// temporal blocking legal).
 //
 //   using View = Kokkos::View<double**>;
 //   EbisuKokkos::TimeLevels<View, 2> wave(u_now, u_prev, spare);
 //   auto leapfrog = EbisuKokkos::make_stencil<2, 1>(KOKKOS_LAMBDA(
-//       const EbisuKokkos::Neighbors<double, 2, 1>& u, const EbisuKokkos::Neighbors<double, 2, 1>& u_prev) {
-//     return 2 * u(0, 0) - u_prev(0, 0) + r2 * (u(-1, 0) + u(1, 0) + u(0, -1) + u(0, 1) - 4 * u(0, 0));
+//       const EbisuKokkos::Neighbors<double, 2, 1>& u, double u_prev) {
+//     return 2 * u(0, 0) - u_prev + r2 * (u(-1, 0) + u(1, 0) + u(0, -1) + u(0, 1) - 4 * u(0, 0));
 //   });
 //   EbisuKokkos::parallel_stencil("wave", policy, leapfrog, wave);   // wave.current() is u^{n+T}
 //

@@ -337,7 +337,7 @@ StencilOutcome run_generic_ring(const std::string& label, const StencilPolicy<Ex
   using Layout = typename ViewType::array_layout;
   using ConstView = typename ViewType::const_type;
   using Outputs = StepOutputs<ViewType, NumFields>;
-  using AllFields = StepFields<ConstView, extra, Fields>;
+  using AllFields = StateStepFields<Stencil, ConstView, extra, Fields>;
   const ExecSpace& space = policy.space();
   const int steps = policy.steps();
 
@@ -377,7 +377,7 @@ StencilOutcome run_generic_ring(const std::string& label, const StencilPolicy<Ex
   const auto state_fields = [&](int done) {
     std::array<ConstView, static_cast<std::size_t>(extra)> views = make_state_reads<ConstView, extra>(
         [&](int k) -> const ViewType& { return ring.level((k + 1) / levels, (k + 1) % levels, done); });
-    return step_fields(views, fields);
+    return step_fields<AllFields>(views, fields);
   };
   const auto outputs = [&](int done) -> Outputs {
     if constexpr (NumFields == 1) {

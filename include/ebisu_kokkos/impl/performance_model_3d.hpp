@@ -124,11 +124,13 @@ constexpr int sm3d_cells_y(int depth, int radius, int zreach, int field_queues =
 /// holds (its input levels, loaded together, and the outputs of levels 1 .. depth-1); level s reads
 /// level l of a field from the stream of step s-1-l, l (r+1) planes further back than its newest
 /// level, so a stream keeps (levels-1)(r+1) planes more in its register window and its queue.
-template <int Radius, int ZReach, int Depth, int Levels>
+/// OlderAround: some older level is read over its neighbourhood (otherwise older levels are read at
+/// the cell only, from the window, and the queues keep just 2K + 2 planes).
+template <int Radius, int ZReach, int Depth, int Levels, bool OlderAround = true>
 struct Sm3dStreams {
   static constexpr int lag = Radius + 1;
-  static constexpr int window = 2 * Radius + 1 + (Levels - 1) * lag;    // register planes per stream
-  static constexpr int queue = 2 * ZReach + 2 + (Levels - 1) * lag;     // queue planes (one being written)
+  static constexpr int window = 2 * Radius + 1 + (Levels - 1) * lag;                     // register planes per stream
+  static constexpr int queue = 2 * ZReach + 2 + (OlderAround ? (Levels - 1) * lag : 0);  // queue planes (one being written)
   static constexpr int per_field = Depth + Levels - 1;
 };
 /// Planes of one read-only field's shared-memory queue: the planes in flight,
@@ -177,9 +179,11 @@ struct SmTileShape3D {
 /// export_planes: partial-sum planes per level (one per x offset of the stencil), 0 in row-queue mode;
 /// with partial sums the row queue keeps only each thread row's 2r edge cells.
 /// field_queues: read-only fields read over the footprint, each streamed through a queue of planes.
-/// state_fields x state_levels: the state a step reads (Sm3dStreams).
+/// state_fields x state_levels: the state a step reads (Sm3dStreams; older_around: some older level
+/// is read over its neighbourhood).
 SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes, int export_planes = 0,
-                               int field_queues = 0, int state_fields = 1, int state_levels = 1);
+                               int field_queues = 0, int state_fields = 1, int state_levels = 1,
+                               bool older_around = true);
 
 struct PlanSM3D {
   bool valid = false;

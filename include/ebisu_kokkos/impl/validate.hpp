@@ -203,7 +203,8 @@ struct StateStencilCheck<Stencil, Scalar, NumFields, FieldViews<V, Kinds...>> {
       static_assert(Evaluator::callable,
                     "EbisuKokkos::parallel_stencil: with a State<View, NumFields, NumLevels> the stencil functor must "
                     "take `const Neighbors<Scalar, Rank, Radius>&` for every field at every level (field 0's levels "
-                    "newest first, then field 1's, ...), then the read-only fields as usual");
+                    "newest first, then field 1's, ...; a level other than field 0's newest may be taken as a "
+                    "Scalar, its value at the cell), then the read-only fields as usual");
       using Result = typename Evaluator::result_type;
       if constexpr (NumFields == 1) {
         static_assert(std::is_convertible_v<Result, Scalar>,

@@ -40,6 +40,7 @@
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/performance_model_2d.hpp>
+#include <ebisu_kokkos/impl/state_ring.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -238,17 +239,19 @@ struct CellAccessor {
 // reads field f's level l from the stream of step s-1-l: the newest rows of
 // a stage stream lag (R+1) rows per stage, those of the input do not, so a
 // read's age (rows behind the stream's newest) follows from (s, l).
-template <class Tr, int T, int NL>
+// OlderAround: some older level is read over its neighbourhood (else the
+// queues need only the newest level's rows: older levels come from the window).
+template <class Tr, int T, int NL, bool OlderAround = true>
 struct StreamShape {
   static constexpr int R = Tr::R, K = Tr::K;
   static constexpr int lag = R + 1;
-  static constexpr int WL = Tr::W + (NL - 1) * lag;      // register rows per stream
-  static constexpr int QL = 2 * K + 2 + (NL - 1) * lag;  // queue rows per stream (one being written)
-  static constexpr int streams = T + NL - 1;             // per field
+  static constexpr int WL = Tr::W + (NL - 1) * lag;                            // register rows per stream
+  static constexpr int QL = 2 * K + 2 + (OlderAround ? (NL - 1) * lag : 0);  // queue rows per stream (one being written)
+  static constexpr int streams = T + NL - 1;                                   // per field
 };
-template <class Tr, int T, int NS, int NL, class Scalar, bool SlowIs0, int J, int S, int Q>
+template <class Tr, int T, int NS, int NL, bool OlderAround, class Scalar, bool SlowIs0, int J, int S, int Q>
 struct StreamRead {
-  using Sh = StreamShape<Tr, T, NL>;
+  using Sh = StreamShape<Tr, T, NL, OlderAround>;
   static constexpr int field = Q / NL, level = Q % NL;
   static constexpr int step = S - 1 - level;
   static constexpr int stream = step + NL - 1;
@@ -348,7 +351,8 @@ struct Geometry {
 // T: the depth (time steps per launch) of this instantiation. NF: the other
 // levels the functor reads besides field 0's newest (NS * NL - 1 other state
 // fields and levels, then the read-only fields); NS state fields of NL levels.
-template <class Tr, class Eval, class Scalar, int T, bool SlowIs0, bool Mapped, int NF, int NS = 1, int NL = 1>
+template <class Tr, class Eval, class Scalar, int T, bool SlowIs0, bool Mapped, int NF, int NS = 1, int NL = 1,
+          bool OlderAround = true>
 __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kMaxThreads,
                                   Tr::block_threads > 0 && T <= 8 && NF == 0 ? 3 : 1)
     ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g,
@@ -362,7 +366,7 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
   static_assert(NRO >= 0, "EbisuKokkos: ebisu2d_kernel needs a kind for every other state field and level");
   static_assert(!Tr::partial_sums || NQ == 1, "EbisuKokkos: partial sums are for one linear field");
   constexpr bool PS = Tr::partial_sums;
-  using Sh = StreamShape<Tr, T, NL>;
+  using Sh = StreamShape<Tr, T, NL, OlderAround>;
   constexpr int WL = Sh::WL;      // W for one level
   constexpr int QL = Sh::QL;      // 2K + 2 for one level
   constexpr int NSTR = Sh::streams;
@@ -547,7 +551,7 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
           } else {
             // Level Q of the state (field Q / NL, level Q % NL) as stage s reads it.
             const auto level = [&](auto Q_) {
-              using Read = StreamRead<Tr, T, NS, NL, Scalar, SlowIs0, j, s, decltype(Q_)::value>;
+              using Read = StreamRead<Tr, T, NS, NL, OlderAround, Scalar, SlowIs0, j, s, decltype(Q_)::value>;
               return typename Read::Accessor{win[Read::field][Read::stream], queue_of(Read::stream, Read::field), slot,
                                              plane};
             };
@@ -636,7 +640,8 @@ struct Kernel {
   /// Mapped: the instantiation whose loads go through periodic / mirror rules.
   template <bool Mapped = false>
   static constexpr auto function() {
-    return &ebisu2d_kernel<Tr, Eval, Scalar, Depth, SlowIs0, Mapped, fields, NS, NL>;
+    return &ebisu2d_kernel<Tr, Eval, Scalar, Depth, SlowIs0, Mapped, fields, NS, NL,
+                           reads_older_levels_around<NS, NL, FieldKinds...>()>;
   }
 
   static const cudaFuncAttributes& attributes() {
@@ -763,7 +768,7 @@ struct SmTiling2D {
       if (NQ > 1 && d > 1 && (a.localSizeBytes > 0 || a.numRegs >= 255)) usable_depths &= ~(1u << d);
     }, kinds);
     lim.depth_mask = usable_depths;
-    using Shape = ebisu2d::StreamShape<Tr, 1, NL>;
+    using Shape = ebisu2d::StreamShape<Tr, 1, NL, reads_older_levels_around<NS, NL, FieldKinds...>()>;
     lim.queue_slots = Shape::QL;
     lim.planes_per_stage = NQ == 1 ? Tr::planes_per_stage : NS * Shape::QL * Tr::CX;
     lim.smem_accesses_per_cell = NS * Tr::smem_accesses_per_cell;
@@ -774,7 +779,10 @@ struct SmTiling2D {
     // drops): the distinct values of a thread's CX cells, (CX + 2R) columns x (2R + 1) rows, per cell.
     constexpr double box_reads = static_cast<double>((Tr::CX + 2 * R) * (2 * R + 1)) / Tr::CX;
     lim.read_only_fields = NRO;
-    lim.field_accesses_per_cell = (0.0 + ... + (FieldKinds::centre_only ? 1.0 : box_reads)) - NE * box_reads;
+    double field_accesses = 0;
+    [[maybe_unused]] int kind = 0;
+    ((field_accesses += kind++ < NE ? 0.0 : (FieldKinds::centre_only ? 1.0 : box_reads)), ...);
+    lim.field_accesses_per_cell = field_accesses;
     if (K::attributes().maxThreadsPerBlock < lim.max_threads) lim.max_threads = K::attributes().maxThreadsPerBlock / 32 * 32;
 
     TuningKnobs knobs = policy.knobs();

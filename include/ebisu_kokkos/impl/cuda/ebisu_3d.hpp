@@ -55,6 +55,7 @@
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/performance_model_3d.hpp>
+#include <ebisu_kokkos/impl/state_ring.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -204,9 +205,9 @@ struct CellAccessor {
 // .. 0, loaded together; stream NL-1+k the output of level k); the read's age
 // (planes behind the stream's newest) follows from (s, l). One level: stream
 // s-1 at age R, the single-field kernel's read.
-template <class Tr, int T, int NL, class Scalar, bool Right, int CY, int PX, int J, int S, int Q>
+template <class Tr, int T, int NL, bool OlderAround, class Scalar, bool Right, int CY, int PX, int J, int S, int Q>
 struct StreamRead3 {
-  using Sh = Sm3dStreams<Tr::R, Tr::K, T, NL>;
+  using Sh = Sm3dStreams<Tr::R, Tr::K, T, NL, OlderAround>;
   static constexpr int field = Q / NL, level = Q % NL;
   static constexpr int step = S - 1 - level;
   static constexpr int stream = step + NL - 1;
@@ -358,7 +359,7 @@ struct Geometry {
 // of NL levels (one field of one level: src -> dst; otherwise the other levels
 // in `state`, and every field has a window and a queue per stream).
 template <class Tr, class Eval, class Scalar, int R, int K, int T, bool Right, bool Mapped, int NF, unsigned QueueMask,
-          int NS = 1, int NL = 1>
+          int NS = 1, int NL = 1, bool OlderAround = true>
 __global__ void __launch_bounds__(sm3d_threads, 1)
     ebisu3d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g,
                    const FieldPointers3<Scalar, NF> fields, const StateLevels3<Scalar, NS * NL> state) {
@@ -368,7 +369,7 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
   constexpr int TX = Sm3dShape<T, R, K, NQF, NQ>::threads_x;
   constexpr int TY = sm3d_threads / TX;
   constexpr int PX = TX + 2 * R;
-  using Streams = Sm3dStreams<R, K, T, NL>;
+  using Streams = Sm3dStreams<R, K, T, NL, OlderAround>;
   constexpr int Q = Streams::queue;       // 2K + 2 for one level
   constexpr int W = Streams::window;      // 2R + 1 for one level
   constexpr int NSTR = Streams::per_field;  // T for one level
@@ -606,7 +607,7 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
           } else {
             // Level Q of the state (field Q / NL, level Q % NL) as level s reads it.
             const auto level = [&](auto Q_) {
-              using Read = StreamRead3<Tr, T, NL, Scalar, Right, CY, PX, j, s, decltype(Q_)::value>;
+              using Read = StreamRead3<Tr, T, NL, OlderAround, Scalar, Right, CY, PX, j, s, decltype(Q_)::value>;
               return typename Read::Accessor{win[Read::field][Read::stream], queue_of(Read::stream, Read::field) + base,
                                              slot};
             };
@@ -701,7 +702,7 @@ struct Kernel {
   template <bool Mapped = false>
   static constexpr auto function() {
     return &ebisu3d_kernel<Traits<Stencil, Right>, Eval, Scalar, R, K, Depth, Right, Mapped, read_only, queue_mask, NS,
-                           NL>;
+                           NL, reads_older_levels_around<NS, NL, FieldKinds...>()>;
   }
 };
 
@@ -829,7 +830,8 @@ struct SmTiling3D {
     SmTileShape3D* shapes = plan.shapes;
     for (int t = 1; t <= Tr::max_depth; ++t) {
       if (((compiled >> t) & 1u) == 0) continue;  // (smem_bytes 0: not usable)
-      shapes[t] = sm_tile_shape_3d(t, R, Tr::K, static_cast<int>(sizeof(Scalar)), Tr::export_planes, NQF, NS, NL);
+      shapes[t] = sm_tile_shape_3d(t, R, Tr::K, static_cast<int>(sizeof(Scalar)), Tr::export_planes, NQF, NS, NL,
+                                   reads_older_levels_around<NS, NL, FieldKinds...>());
       if constexpr (Tr::partial_sums) shapes[t].smem_accesses_per_cell = Tr::partial_sum_accesses(shapes[t].cells_y);
       shapes[t].read_only_fields = NRO;
       shapes[t].field_reads_per_cell = field_reads_per_cell(shapes[t].cells_y);

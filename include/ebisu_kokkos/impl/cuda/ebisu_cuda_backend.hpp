@@ -93,7 +93,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType,
                                   const Stencil& stencil, const StateRing<ViewType, NumFields, RingSize>& ring,
                                   const FieldSet& fields) {
     constexpr int levels = RingSize - 1;
-    using StepSet = StepFields<typename ViewType::const_type, NumFields * levels - 1, FieldSet>;
+    using StepSet = StateStepFields<Stencil, typename ViewType::const_type, NumFields * levels - 1, FieldSet>;
     using Kernel = typename Cuda::Segments1DFor<Stencil, ViewType, StepSet, NumFields, levels>::type;
     return Kernel::run_state(label, policy, stencil, ring.buffers, fields);
   }
@@ -287,7 +287,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   static StencilOutcome run_state(const std::string& label, const Policy& policy, const Stencil& stencil,
                                   const StateRing<ViewType, NumFields, RingSize>& ring, const FieldSet& fields) {
     constexpr int levels = RingSize - 1;
-    using StepSet = StepFields<typename ViewType::const_type, NumFields * levels - 1, FieldSet>;
+    using StepSet = StateStepFields<Stencil, typename ViewType::const_type, NumFields * levels - 1, FieldSet>;
     using DT = typename Cuda::DeviceTilingFor<Stencil, ViewType, StepSet, NumFields, levels>::type;
     using SM = typename std::conditional_t<rank == 2, Cuda::SmTiling2DFor<Stencil, ViewType, StepSet, NumFields, levels>,
                                            Cuda::SmTiling3DFor<Stencil, ViewType, StepSet, NumFields, levels>>::type;
