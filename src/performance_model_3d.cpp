@@ -243,13 +243,14 @@ double sm_accesses_per_cell(const StencilModel& s, int cells_y) {
 }  // namespace
 
 SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes, int export_planes,
-                               int field_queues, int state_fields, int state_levels, bool older_around) {
+                               int field_queues, int state_fields, int state_levels, bool older_around,
+                               int centre_rings) {
   SmTileShape3D s;
   s.depth = depth;
   s.state_fields = state_fields;
   s.state_levels = state_levels;
   const int levels_in = state_fields * state_levels;
-  s.cells_y = sm3d_cells_y(depth, radius, zreach, field_queues, levels_in);
+  s.cells_y = sm3d_cells_y(depth, radius, zreach, field_queues + centre_rings, levels_in);
   s.threads_x = s.cells_y == 4 ? 64 : 32;
   s.threads_y = sm3d_threads / s.threads_x;
   s.tile_x = s.threads_x;
@@ -266,7 +267,9 @@ SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_byt
   const int prefetch = sm3d_prefetch_for(export_planes > 0, levels_in);
   s.smem_bytes = (streams * (s.queue_planes * raw_plane + export_planes * plane) +
                   static_cast<long>(prefetch + 1) * levels_in * s.cells_y * sm3d_threads +
-                  static_cast<long>(field_queues) * sm3d_field_queue_planes(depth, radius, prefetch) * plane) *
+                  static_cast<long>(field_queues) * sm3d_field_queue_planes(depth, radius, prefetch) * plane +
+                  static_cast<long>(centre_rings) * sm3d_centre_ring_planes(depth, radius, prefetch) * s.cells_y *
+                      sm3d_threads) *
                  scalar_bytes;
   s.blocks_per_sm = 1;
   return s;

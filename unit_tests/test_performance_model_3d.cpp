@@ -246,6 +246,19 @@ TEST(PerformanceModel3DSm, FieldQueuesAndRemaindersAtUnusableDepths) {
   // fp64, star-shaped state: depth 3 fits one block (207424 B, as measured), depth 4 does not.
   EXPECT_EQ(sm_tile_shape_3d(3, 1, 0, 8, 0, 1).smem_bytes, 207424);
   EXPECT_GT(sm_tile_shape_3d(4, 1, 0, 8, 0, 1).smem_bytes, d.smem_per_block_bytes);
+  // A centre-only field in a per-thread ring: the 32 x 32 tile, P + T (R+1) planes of the
+  // thread's own cells (no pads); fp64 radius 1 fits every depth up to 4 (a footprint queue
+  // does not fit depth 4).
+  for (int t = 1; t <= 4; ++t) {
+    const SmTileShape3D ringed = sm_tile_shape_3d(t, 1, 0, 8, 0, 0, 1, 1, true, 1);
+    EXPECT_EQ(ringed.tile_x, 32);
+    EXPECT_EQ(ringed.tile_y, 32);
+    const long state = t * 2 * plane + (sm3d_prefetch + 1) * 2L * sm3d_threads;
+    EXPECT_EQ(sm3d_centre_ring_planes(t, 1, sm3d_prefetch), sm3d_prefetch + 2 * t);
+    EXPECT_EQ(ringed.smem_bytes, (state + (sm3d_prefetch + 2L * t) * 2 * sm3d_threads) * 8) << t;
+    EXPECT_LE(ringed.smem_bytes, d.smem_per_block_bytes) << t;
+  }
+  EXPECT_EQ((Sm3dCentreRing<4, 1, sm3d_prefetch>::planes), sm3d_centre_ring_planes(4, 1, sm3d_prefetch));
   // A depth the kernel cannot run (e.g. a field kernel that spills): the remainder takes the
   // deepest usable depths. 7 steps at a depth knob of 4 with depth 3 unusable: 4 + 2 + 1.
   SmTileShape3D shapes[5];

@@ -1,8 +1,8 @@
 // Read-only fields on the EBISU CUDA kernels: device tiling forced (the field
 // tiles in shared memory beside the state's two copies), 2-D SM tiling forced
 // (the fields streamed through shared-memory row queues) and 3-D SM tiling
-// forced (footprint fields through shared-memory plane queues, centre-only
-// fields through the read-only data cache), against the
+// forced (footprint fields through shared-memory plane queues, one centre-only
+// field in per-thread rings, others through the read-only data cache), against the
 // independent long-double reference with fields (support/reference.hpp):
 // ranks 2 and 3, a field read over the footprint and at radius 2, a
 // centre-only source, fixed / periodic / mirror sides (mirror with a functor
@@ -60,10 +60,14 @@ EbisuKokkos::StencilReport run_on_kernel(const std::string& name, const Stencil&
   }
   if (strategy == Strategy::sm_tiling && steps > 0) {
     EXPECT_EQ(report.strategy, Strategy::sm_tiling) << report.plan;
-    // Fields read over the footprint stream through queues; 3-D reads centre-only fields through L1.
+    // Fields read over the footprint stream through queues; 3-D keeps one centre-only field of a
+    // kernel without a queue in per-thread rings and reads any others through L1.
     const bool queued = report.plan.find("read-only field queue") != std::string::npos;
+    const bool ringed = report.plan.find("centre-only field(s) in per-thread rings") != std::string::npos;
     const bool cached = report.plan.find("centre-only field(s) read through the read-only data cache") != std::string::npos;
-    EXPECT_TRUE(rank == 2 ? queued : (queued || cached)) << report.plan;
+    EXPECT_TRUE(rank == 2 ? queued : (queued || ringed || cached)) << report.plan;
+    if (rank == 3 && count == 1 && (... && Centre)) EXPECT_TRUE(ringed) << report.plan;
+    if (rank == 3 && count > 1 && (... && Centre)) EXPECT_TRUE(ringed && cached) << report.plan;
     // A depth knob is an upper bound: depths whose kernels spill registers with fields are not planned.
     if (depth > 0) EXPECT_LE(report.temporal_depth, depth) << report.plan;
     EXPECT_GE(report.temporal_depth, 1) << report.plan;
@@ -237,6 +241,20 @@ TEST(cuda, field_kernels_sm_tiling_3d_radius2_source_and_coefficients) {
     run_on_kernel<Kokkos::LayoutRight>("coef-j3d7pt", coefficients, Kinds<true, true, true, true, true, true, true>{},
                                        coefficient_fields_update(preset_offsets("j3d7pt")), random_fields(7, 0.125L),
                                        {33, 40, 21}, 7, edges_all(e), Strategy::sm_tiling, 4);
+  }
+  // The source's per-thread ring at every depth (its length depends on the depth), T not a
+  // multiple of it, several tiles in x and y, mixed sides (the preset's distinct weights are not
+  // mirror symmetric), both layouts.
+  const Edge P = Edge::periodic, F = Edge::fixed;
+  const Edges mixed{{{P, P}, {F, F}, {P, P}}};
+  for (int depth = 1; depth <= 4; ++depth) {
+    const auto update = linear_plus_source_update(ebisu_test::update_of("j3d7pt", presets::j3d7pt()));
+    const auto report = run_on_kernel<Kokkos::LayoutRight>("j3d7pt+source", source, Kinds<true>{}, update,
+                                                           random_fields(1, 0.125L), {70, 90, 41}, 2 * depth + 3,
+                                                           edges_all(F), Strategy::sm_tiling, depth);
+    EXPECT_EQ(report.temporal_depth, depth) << report.plan;
+    run_on_kernel<Kokkos::LayoutLeft>("j3d7pt+source", source, Kinds<true>{}, update, random_fields(1, 0.125L),
+                                      {45, 37, 61}, 3 * depth + 1, mixed, Strategy::sm_tiling, depth);
   }
 }
 

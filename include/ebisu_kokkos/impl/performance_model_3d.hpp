@@ -99,8 +99,8 @@ double predict_launch_seconds_3d(const DeviceModel& device, const StencilModel& 
 /// (tile 64 x 32) while the window fits the 128 registers of a 512-thread block
 /// without spills (ptxas, fp64: star stencils up to depth*(2r+1) = 9, box-like
 /// ones - their coefficients take registers too - up to 6), else 2 (tile 32 x 32).
-/// Kernels that stream read-only fields through shared-memory plane queues
-/// (field_queues > 0) always take the 32 x 32 tile: a queue holds
+/// Kernels that stream read-only fields through shared-memory plane queues or
+/// centre rings (FieldQueues counts both) always take the 32 x 32 tile: a queue holds
 /// sm3d_field_queue_planes planes, which fit beside the state's only for the
 /// smaller plane. So do kernels of several state fields or levels
 /// (state_levels = fields x levels > 1): every field has a window and a plane
@@ -143,6 +143,17 @@ struct Sm3dFieldQueue {
 constexpr int sm3d_field_queue_planes(int depth, int radius, int prefetch) {
   return prefetch + depth * (radius + 1) + radius + 1;
 }
+/// Planes of a centre ring (a field read at the cell only, kept per thread):
+/// the planes in flight and the depth (r+1) planes between level 1's read and
+/// level `depth`'s. A thread reads its ring before it requests the plane that
+/// overwrites the oldest, so no plane more is needed.
+template <int Depth, int Radius, int Prefetch>
+struct Sm3dCentreRing {
+  static constexpr int planes = Prefetch + Depth * (Radius + 1);
+};
+constexpr int sm3d_centre_ring_planes(int depth, int radius, int prefetch) {
+  return prefetch + depth * (radius + 1);
+}
 constexpr int sm3d_threads = 512;
 constexpr int sm3d_prefetch = 4;  ///< input planes in flight (cp.async ring of prefetch+1 planes)
 constexpr int sm3d_prefetch_partial_sums = 3;  ///< the same for kernels exchanging partial sums (less room)
@@ -180,10 +191,11 @@ struct SmTileShape3D {
 /// with partial sums the row queue keeps only each thread row's 2r edge cells.
 /// field_queues: read-only fields read over the footprint, each streamed through a queue of planes.
 /// state_fields x state_levels: the state a step reads (Sm3dStreams; older_around: some older level
-/// is read over its neighbourhood).
+/// is read over its neighbourhood). centre_rings: fields read at the cell only, each kept in a
+/// thread-private ring of planes (Sm3dCentreRing).
 SmTileShape3D sm_tile_shape_3d(int depth, int radius, int zreach, int scalar_bytes, int export_planes = 0,
                                int field_queues = 0, int state_fields = 1, int state_levels = 1,
-                               bool older_around = true);
+                               bool older_around = true, int centre_rings = 0);
 
 struct PlanSM3D {
   bool valid = false;

@@ -37,9 +37,12 @@
 // plane of the same index (cp.async); such kernels take the 32 x 32 tile, the
 // only one whose queues fit (depth 3, fp64: 12 planes of 34 x 34, 111 KB). A
 // field read at the cell only (centre_only: sources, coefficient fields) is one
-// read per update: every level reads it from global memory through the
-// read-only data cache (the deeper levels find the plane in L1, which the plan
-// leaves free of shared memory), so any number of them costs no shared memory.
+// read per update, of the thread's own cells: the first such field of a
+// one-level kernel without a footprint queue is kept in a thread-private ring
+// of planes (centre_ring_mask: loaded with the input plane, read by every
+// level from shared memory); any others are read by every level from global
+// memory through the read-only data cache (the deeper levels find the plane in
+// L1, which the plan leaves free of shared memory).
 // Several state fields and time levels (state.hpp) are the same pipeline with
 // one register window and plane queue per field and stream (as in ebisu_2d.hpp):
 // level s reads level l of a field from the stream of step s-1-l, whose planes
@@ -319,6 +322,38 @@ constexpr unsigned field_queue_mask() {
 }
 __host__ __device__ constexpr int count_bits(unsigned m) { return m == 0 ? 0 : static_cast<int>(m & 1u) + count_bits(m >> 1); }
 
+// Bit F of the mask: read-only field F, read at the cell only, is kept in a
+// thread-private ring of planes in shared memory (loaded once per launch with
+// the input plane, read there by every level) instead of being read by every
+// level through L1 (an L1 read per update, with its 64-bit address and mostly
+// missing L1, made a source term cost 36-40% of the 7-point kernel's speed at
+// depth 4; docs/perf-notes-3d.md). One such field, in a
+// kernel of one state level without a footprint queue: its ring (Sm3dCentreRing,
+// 96 KB at depth 4 in fp64) fits beside the 32 x 32 tile's queues; a second
+// ring or a footprint queue would not. Other centre-only fields use L1.
+template <int Skip, class... FieldKinds>
+constexpr unsigned centre_ring_mask() {
+  if (Skip > 0 || field_queue_mask<Skip, FieldKinds...>() != 0u) return 0u;
+  unsigned mask = 0;
+  int k = 0;
+  ((mask |= mask == 0u && k >= Skip && FieldKinds::centre_only ? 1u << (k - Skip) : 0u, ++k), ...);
+  return mask;
+}
+
+// A cell's value of a field kept in a centre ring: p points at the reading
+// level's plane of the ring at the thread's cell 0 (cell J is J planes of the
+// thread block further).
+template <class Scalar, int J>
+struct CentreRingReader3 {
+  const Scalar* p;
+
+  template <int D0, int D1, int D2>
+  __device__ __forceinline__ Scalar get() const {
+    static_assert(D0 == 0 && D1 == 0 && D2 == 0, "EbisuKokkos: a centre_only field is read at the cell only");
+    return p[J * sm3d_threads];
+  }
+};
+
 // eval(state level 0 .. NQ-1, read-only field 0 .. NF-1).
 template <class Eval, class Level, class Reader, int... Q, std::size_t... F>
 __device__ __forceinline__ auto evaluate_stage(const Eval& eval, const Level& level, std::integer_sequence<int, Q...>,
@@ -359,14 +394,16 @@ struct Geometry {
 // of NL levels (one field of one level: src -> dst; otherwise the other levels
 // in `state`, and every field has a window and a queue per stream).
 template <class Tr, class Eval, class Scalar, int R, int K, int T, bool Right, bool Mapped, int NF, unsigned QueueMask,
-          int NS = 1, int NL = 1, bool OlderAround = true>
+          unsigned RingMask = 0u, int NS = 1, int NL = 1, bool OlderAround = true>
 __global__ void __launch_bounds__(sm3d_threads, 1)
     ebisu3d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g,
                    const FieldPointers3<Scalar, NF> fields, const StateLevels3<Scalar, NS * NL> state) {
   constexpr int NQ = NS * NL;                 // state levels read
   constexpr int NQF = count_bits(QueueMask);  // fields streamed through shared-memory queues
-  constexpr int CY = Sm3dShape<T, R, K, NQF, NQ>::cells_y;
-  constexpr int TX = Sm3dShape<T, R, K, NQF, NQ>::threads_x;
+  constexpr int NRF = count_bits(RingMask);   // centre-only fields in thread-private rings
+  static_assert((QueueMask & RingMask) == 0u, "EbisuKokkos: a field is queued or ringed, not both");
+  constexpr int CY = Sm3dShape<T, R, K, NQF + NRF, NQ>::cells_y;
+  constexpr int TX = Sm3dShape<T, R, K, NQF + NRF, NQ>::threads_x;
   constexpr int TY = sm3d_threads / TX;
   constexpr int PX = TX + 2 * R;
   using Streams = Sm3dStreams<R, K, T, NL, OlderAround>;
@@ -399,10 +436,16 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
   const int raw_base = PS ? (ly + 1) * 2 * R * PX + R + lx : base;
   constexpr int FQ = NQF > 0 ? Sm3dFieldQueue<T, R, P>::planes : 1;  // planes per field queue
   Scalar* const field_queue = ring + NQ * (P + 1) * CY * sm3d_threads;
+  // Centre rings: FR planes of the thread's CY cells per field, thread-private
+  // (element (plane * CY + j) * sm3d_threads + tid: conflict-free).
+  constexpr int FR = NRF > 0 ? Sm3dCentreRing<T, R, P>::planes : 1;
+  constexpr int RP = CY * sm3d_threads;  // elements per ring plane (ring offsets are kept in elements)
+  Scalar* const centre_ring = field_queue + NQF * FQ * plane + tid;
 
   // Zero the queues once: the pads (R around the tile) are never written.
   for (int i = tid; i < NSTR * NS * queue_stride; i += sm3d_threads) smem[i] = Scalar(0);
   for (int i = tid; i < NQF * FQ * plane; i += sm3d_threads) field_queue[i] = Scalar(0);
+  for (int i = 0; i < NRF * FR * CY; ++i) centre_ring[i * sm3d_threads] = Scalar(0);
   __syncthreads();
 
   long run0 = static_cast<long>(blockIdx.x) * g.per_block;
@@ -454,21 +497,27 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
     // Input level q's ring (q = f * NL + l).
     auto ring_at = [&](int q, int slot, int j) { return ring + ((q * (P + 1) + slot) * CY + j) * sm3d_threads + tid; };
     const long col = static_cast<long>(gx) * g.ssx + static_cast<long>(gy0) * g.ssy;
-    // Input plane z of every level into ring slot `slot`, and of every queued field into queue plane `field_slot`.
-    auto request = [&](int z, int slot, int field_slot) {
-      if constexpr (NQF > 0) {
+    // Input plane z of every level into ring slot `slot`, of every queued field into queue plane
+    // `field_slot` (the padded tile's layout) and of every ringed field into its centre ring at
+    // `ring_slot` (the thread's own cells).
+    auto request = [&](int z, int slot, int field_slot, int ring_slot) {
+      if constexpr (NQF + NRF > 0) {
         const long fz = static_cast<long>(Mapped ? (z < z_end ? g.z.source(z) : 0) : z) * g.fsz;
         const long fx = Mapped ? (x_in ? g.x.source(gx) : 0) : gx;
         static_for<NF>([&](auto F_) {
           constexpr int f = decltype(F_)::value;
-          if constexpr (((QueueMask >> f) & 1u) != 0) {
-            constexpr int qk = count_bits(QueueMask & ((1u << f) - 1u));
-            Scalar* q = field_queue + (qk * FQ + field_slot) * plane + base;
+          constexpr bool ringed = ((RingMask >> f) & 1u) != 0;
+          if constexpr (ringed || ((QueueMask >> f) & 1u) != 0) {
+            constexpr int k = count_bits((ringed ? RingMask : QueueMask) & ((1u << f) - 1u));
+            Scalar* const to = ringed ? centre_ring + k * FR * RP + ring_slot
+                                      : field_queue + (k * FQ + field_slot) * plane + base;
+            constexpr int cell_stride = ringed ? sm3d_threads : PX;
 #pragma unroll
             for (int j = 0; j < CY; ++j) {
               const bool valid = z < z_end && x_in && y_in[j];
               const long fy = Mapped ? (y_in[j] ? g.y.source(gy0 + j) : 0) : gy0 + j;
-              async_copy_or_zero(q + j * PX, valid ? fields.data[f] + fz + fy * g.fsy + fx : fields.data[f], valid);
+              async_copy_or_zero(to + j * cell_stride, valid ? fields.data[f] + fz + fy * g.fsy + fx : fields.data[f],
+                                 valid);
             }
           }
         });
@@ -500,9 +549,12 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
       }
       async_commit();
     };
-    for (int p = 0; p < P; ++p) request(z_start + p, p, p);
-    // The field queue plane of input plane z_start + it: it mod FQ, kept by increments.
+    for (int p = 0; p < P; ++p) request(z_start + p, p, p, p * RP);
+    // The field queue plane of input plane z_start + it: it mod FQ, kept by
+    // increments; its centre ring plane's offset: (it mod FR) RP (a compare
+    // and a select per level, no multiply).
     int field_now = 0;
+    int ring_now = 0;
 
     const int n_iter = seg1 - z_start + T * (R + 1);
     for (int it = 0; it < n_iter; ++it) {
@@ -512,6 +564,7 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
 #pragma unroll
       for (int e = 0; e < Q - 1; ++e) slot[e] = ((it + 1 + e) % Q) * raw_plane;
       const int wslot = (it % Q) * raw_plane + raw_base;
+      [[maybe_unused]] const Scalar* const ring_current = centre_ring + ring_now;
       const int sums = Q * raw_plane + base;  // the partial-sum planes
 
       // The newest plane of field f's stream k (a level's output or an input
@@ -580,6 +633,13 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
             fslot[d] = row * plane;
           }
         }
+        // Centre rings: the plane of field plane c (before z_start: the pipeline fill, never stored),
+        // s (R+1) planes before the current one: a compare and a select of two constants per level.
+        [[maybe_unused]] const Scalar* ring_at_level = nullptr;
+        if constexpr (NRF > 0) {
+          constexpr int back = s * (R + 1) * RP;
+          ring_at_level = ring_current + (ring_now < back ? FR * RP - back : -back);
+        }
         [[maybe_unused]] const Scalar* q = queue_of(s - 1, 0) + raw_base;  // partial sums
         static_for<CY>([&](auto J_) {
           constexpr int j = decltype(J_)::value;
@@ -611,10 +671,13 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
               return typename Read::Accessor{win[Read::field][Read::stream], queue_of(Read::stream, Read::field) + base,
                                              slot};
             };
-            // Field f's reader: its queue, or the read-only data cache.
+            // Field f's reader: its queue, its centre ring, or the read-only data cache.
             const auto reader = [&](auto F_) {
               constexpr int f = decltype(F_)::value;
-              if constexpr (((QueueMask >> f) & 1u) != 0) {
+              if constexpr (((RingMask >> f) & 1u) != 0) {
+                constexpr int rk = count_bits(RingMask & ((1u << f) - 1u));
+                return CentreRingReader3<Scalar, j>{ring_at_level + rk * FR * RP};
+              } else if constexpr (((QueueMask >> f) & 1u) != 0) {
                 constexpr int qk = count_bits(QueueMask & ((1u << f) - 1u));
                 return FieldQueueReader3<Scalar, R, PX, Right, j>{field_queue + qk * FQ * plane + base, fslot};
               } else {
@@ -653,7 +716,8 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
       });
       {
         const int field_next = field_now + P < FQ ? field_now + P : field_now + P - FQ;
-        request(z_start + it + P, (it + P) % (P + 1), field_next);
+        const int ring_next = ring_now + P * RP < FR * RP ? ring_now + P * RP : ring_now + P * RP - FR * RP;
+        request(z_start + it + P, (it + P) % (P + 1), field_next, ring_next);
       }
 
       // The new levels: level l from step T - l (levels l >= T are the
@@ -674,6 +738,7 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
         }
       });
       field_now = field_now + 1 < FQ ? field_now + 1 : 0;
+      ring_now = ring_now + RP < FR * RP ? ring_now + RP : 0;
       __syncthreads();
     }
     async_wait_all();  // the next piece reuses the ring
@@ -697,12 +762,13 @@ struct Kernel {
   static constexpr int read_only = static_cast<int>(sizeof...(FieldKinds)) - other_levels;
   static_assert(read_only >= 0, "EbisuKokkos: ebisu3d needs a kind for every other state field and level");
   static constexpr unsigned queue_mask = field_queue_mask<other_levels, FieldKinds...>();
+  static constexpr unsigned ring_mask = centre_ring_mask<other_levels, FieldKinds...>();
   using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar, FieldKinds...>());
   /// Mapped: the instantiation whose loads go through periodic / mirror rules.
   template <bool Mapped = false>
   static constexpr auto function() {
-    return &ebisu3d_kernel<Traits<Stencil, Right>, Eval, Scalar, R, K, Depth, Right, Mapped, read_only, queue_mask, NS,
-                           NL, reads_older_levels_around<NS, NL, FieldKinds...>()>;
+    return &ebisu3d_kernel<Traits<Stencil, Right>, Eval, Scalar, R, K, Depth, Right, Mapped, read_only, queue_mask,
+                           ring_mask, NS, NL, reads_older_levels_around<NS, NL, FieldKinds...>()>;
   }
 };
 
@@ -753,6 +819,7 @@ struct SmTiling3D {
   static constexpr int NRO = static_cast<int>(sizeof...(FieldKinds)) - NE;  // read-only fields
   static_assert(NRO >= 0, "EbisuKokkos: SmTiling3D needs a kind for every other state field and level");
   static constexpr int NQF = ebisu3d::count_bits(ebisu3d::field_queue_mask<NE, FieldKinds...>());
+  static constexpr int NRF = ebisu3d::count_bits(ebisu3d::centre_ring_mask<NE, FieldKinds...>());
   using Tr = ebisu3d::Traits<Stencil, right>;
   static constexpr int ix = right ? 2 : 0, iz = right ? 0 : 2;
   static constexpr ebisu3d::FieldKindList<FieldKinds...> kinds{};
@@ -831,7 +898,7 @@ struct SmTiling3D {
     for (int t = 1; t <= Tr::max_depth; ++t) {
       if (((compiled >> t) & 1u) == 0) continue;  // (smem_bytes 0: not usable)
       shapes[t] = sm_tile_shape_3d(t, R, Tr::K, static_cast<int>(sizeof(Scalar)), Tr::export_planes, NQF, NS, NL,
-                                   reads_older_levels_around<NS, NL, FieldKinds...>());
+                                   reads_older_levels_around<NS, NL, FieldKinds...>(), NRF);
       if constexpr (Tr::partial_sums) shapes[t].smem_accesses_per_cell = Tr::partial_sum_accesses(shapes[t].cells_y);
       shapes[t].read_only_fields = NRO;
       shapes[t].field_reads_per_cell = field_reads_per_cell(shapes[t].cells_y);
@@ -861,10 +928,10 @@ struct SmTiling3D {
           EBISU_CUDA_CHECK(cudaFuncGetAttributes(&a, kernel), kname);
           if (t > 1 && a.localSizeBytes > 0) shapes[t].smem_bytes = 0;
         }
-        if constexpr (NRO > NQF) {
-          // Centre-only fields are read through L1: leave it what the blocks' shared memory does not
-          // need (by default the driver may give shared memory the whole carveout, and every level's
-          // field reads then go to L2).
+        if constexpr (NRO > NQF + NRF) {
+          // Centre-only fields outside the rings are read through L1: leave it what the blocks' shared
+          // memory does not need (by default the driver may give shared memory the whole carveout, and
+          // every level's field reads then go to L2).
           const long per_sm_bytes = static_cast<long>(shapes[t].blocks_per_sm) * (shapes[t].smem_bytes + 1024);
           const int percent = static_cast<int>(std::min<long>(
               100, (100 * per_sm_bytes + dm.smem_per_sm_bytes - 1) / std::max<long>(1, dm.smem_per_sm_bytes)));
@@ -1006,8 +1073,12 @@ struct SmTiling3D {
     }
     Kokkos::Profiling::popRegion();
     if (NQF > 0) report.plan += "; " + std::to_string(NQF) + " read-only field queue(s) in shared memory";
-    if (NRO > NQF) {
-      report.plan += "; " + std::to_string(NRO - NQF) + " centre-only field(s) read through the read-only data cache";
+    if (NRF > 0) {
+      report.plan += "; " + std::to_string(NRF) + " centre-only field(s) in per-thread rings in shared memory";
+    }
+    if (NRO > NQF + NRF) {
+      report.plan += "; " + std::to_string(NRO - NQF - NRF) +
+                     " centre-only field(s) read through the read-only data cache";
     }
     ebisu3d::dispatch_depth<Stencil, Scalar, right, NS, NL>(plan.sm.depth, [&](auto k) {
       cudaFuncAttributes a{};

@@ -106,7 +106,8 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   // Periodic and mirror sides act in the kernels' loads (AxisRules).
   static constexpr bool takes_boundary_rules = true;
   // run() with FieldViews: device tiling keeps the fields on chip, 2-D SM tiling streams them through
-  // shared-memory row queues, 3-D SM tiling reads them through the read-only data cache.
+  // shared-memory row queues, 3-D SM tiling through plane queues (footprint fields), a per-thread
+  // ring (one centre-only field) or the read-only data cache (further centre-only fields).
   static constexpr bool takes_fields = true;
   template <class FieldSet>
   using DeviceTilingOf = typename Cuda::DeviceTilingFor<Stencil, ViewType, FieldSet>::type;
