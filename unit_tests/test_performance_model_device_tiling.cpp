@@ -85,6 +85,43 @@ TEST(PerformanceModelDeviceTiling, DepthKnobIsHonouredAndDeeperMeansMoreRedundan
   EXPECT_EQ(r2.halo[0], 8);
 }
 
+TEST(PerformanceModelDeviceTiling, RunsFillTheThreadsAndStayShort) {
+  // A kernel thread computes its runs one group of cells after the other and
+  // a step waits for the longest chain: runs of at most 12 cells (1024^2 in
+  // runs of 24 measured 365 GCells/s, in runs of 12 462-466), as many as the
+  // block's threads take where runs are short anyway (a 32^3 tile in two
+  // runs of 5 per column ran 1.4x one run of 10), split evenly; never more
+  // runs per thread than the kernel keeps (perf-notes-device-tiling.md v11).
+  const KernelLimitsDT lim;
+  auto check = [&](const PlanDT& p, const long (&n)[3], int radius, bool has_mid) {
+    expect_consistent(p, n, radius, has_mid);
+    const int rows = p.local[0] - 2 * radius;
+    const long items = static_cast<long>(p.pencils) * p.chunks;
+    EXPECT_LE(items, static_cast<long>(KernelLimitsDT::kMaxRunsPerThread) * p.threads) << p.describe();
+    EXPECT_LE(p.chunk_len, std::max(12, 2 * radius + 2)) << p.describe();
+    EXPECT_EQ(p.chunks, (rows + p.chunk_len - 1) / p.chunk_len) << p.describe();
+    EXPECT_LT(p.chunk_len * p.chunks - rows, p.chunks) << "runs of even length: " << p.describe();
+    if (p.chunks > 1 && p.chunk_len <= 12) {
+      // Short runs: no fewer than the threads can take (down to 2R + 2 cells).
+      EXPECT_TRUE(items >= lim.max_threads - p.pencils || p.chunk_len <= 2 * radius + 3) << p.describe();
+    }
+  };
+  for (long e : {256L, 384L, 512L, 768L, 1024L}) {
+    const long n[3] = {e, 1, e};
+    check(plan(presets::j2d5pt(), e, 1, e, 4000), n, 1, false);
+    check(plan(presets::j2d25pt(), e, 1, e, 4000), n, 2, false);
+  }
+  for (long e : {32L, 48L, 64L, 96L}) {
+    const long n[3] = {e, e, e};
+    check(plan(presets::j3d7pt(), e, e, e, 2000), n, 1, true);
+  }
+  // 1024^2 at depth 10, the plan that once ran 540 runs of 24 cells on 512 threads.
+  const long n[3] = {1024, 1, 1024};
+  const PlanDT p = plan(presets::j2d5pt(), 1024, 1, 1024, 3840, 10);
+  check(p, n, 1, false);
+  EXPECT_LE(p.chunk_len, 12) << p.describe();
+}
+
 TEST(PerformanceModelDeviceTiling, TinyDomainsStillPlan) {
   // Smaller than one tile of any reasonable shape, odd, and radius 2 on a 5x5.
   const long a[3] = {3, 1, 3};

@@ -167,8 +167,9 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   }
 
   // The candidates of Strategy::automatic, fastest predicted first. In 3-D, SM
-  // tiling must beat the generic path by kSmTilingMargin3D (its model is
-  // optimistic on mid-size domains, docs/perf-notes-3d.md). The generic path's
+  // tiling must beat the generic path by kSmTilingMargin3D and device tiling
+  // by kDeviceTilingMargin3D (both models are optimistic on mid-size domains,
+  // docs/perf-notes-3d.md, perf-notes-device-tiling.md). The generic path's
   // forms share one prediction; its own default comes first.
   template <class FieldSet>
   static std::vector<Cuda::CandidatePlan> ranked_candidates(const Policy& policy, const ViewType& u,
@@ -176,7 +177,8 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     std::vector<Cuda::CandidatePlan> c;
     const double sm_margin = rank == 3 ? kSmTilingMargin3D : 1.0;
     if (p.sm.valid) c.push_back({Candidate::sm_tiling, p.sm.predicted_seconds * sm_margin});
-    if (p.device.valid) c.push_back({Candidate::device_tiling, p.device.predicted_seconds});
+    const double device_margin = rank == 3 ? kDeviceTilingMargin3D : 1.0;
+    if (p.device.valid) c.push_back({Candidate::device_tiling, p.device.predicted_seconds * device_margin});
     if (policy.backend() == Backend::automatic || c.empty()) {
       for (Candidate g : generic_forms(policy, u)) c.push_back({g, p.generic_seconds});
     }

@@ -171,22 +171,34 @@ __device__ __forceinline__ auto evaluate(const Eval& eval, const Accessor& at, c
 // (One cell at a time, a cell's loads wait for the previous cell's store: the
 // tiles share one allocation, so the compiler cannot move a load above a
 // store, and each cell paid a whole shared-memory and FMA latency chain.)
-// Frame cells keep each field's newest level (NL: levels per field; the
-// newest level of field f > 0 is read tile f * NL - 1).
+// A run of at least G cells whose last 2 .. G - 1 cells do not fill a group
+// ends with a group that overlaps the one before (it rewrites up to G - 2
+// cells with the values they already have) instead of single cells, each of
+// which waits for its own latency chain; a last single cell stays single.
+// KeepFrame: frame cells keep each field's newest level (NL: levels per
+// field; the newest level of field f > 0 is read tile f * NL - 1), tested per
+// cell. Otherwise the caller has clipped the run to the cells the boundary
+// rules update, and frame cells are never written: every copy of the tile
+// holds their values from the first load on.
 // (A second instantiation for runs with no frame cell, without the per-cell
 // test, was 25% slower: the step's code no longer fit the instruction cache.)
-template <class Map, int R, int NF, int NS, int NL, class Eval, class Scalar>
+template <class Map, int R, int NF, int NS, int NL, bool KeepFrame, class Eval, class Scalar>
 __device__ __forceinline__ void compute_run(const Eval& eval, const Scalar* in, const TilePointers<const Scalar, NF>& reads,
                                             const TilePointers<Scalar, NS>& outs, int col, int ps, int Lf, int s0,
                                             int s1, bool column_interior, const AxisRules& slow_rules,
                                             int slow_origin) {
   auto put = [&](int s, const auto& v, Scalar centre) {
-    const bool keep = !column_interior || slow_rules.frame(slow_origin + s);
     const int at = col + s * ps;
+    if constexpr (KeepFrame) {
+      const bool keep = !column_interior || slow_rules.frame(slow_origin + s);
 #pragma unroll
-    for (int f = 0; f < NS; ++f) {
-      const Scalar old = f == 0 ? centre : reads.p[f * NL - 1 >= 0 ? f * NL - 1 : 0][at];
-      outs.p[f][at] = keep ? old : static_cast<Scalar>(component(v, f));
+      for (int f = 0; f < NS; ++f) {
+        const Scalar old = f == 0 ? centre : reads.p[f * NL - 1 >= 0 ? f * NL - 1 : 0][at];
+        outs.p[f][at] = keep ? old : static_cast<Scalar>(component(v, f));
+      }
+    } else {
+#pragma unroll
+      for (int f = 0; f < NS; ++f) outs.p[f][at] = static_cast<Scalar>(component(v, f));
     }
   };
   const Scalar* c = in + col;
@@ -195,12 +207,9 @@ __device__ __forceinline__ void compute_run(const Eval& eval, const Scalar* in, 
   // were 4% slower than 4, which spills 72 B for poisson.)
   constexpr int G = R == 1 && NS * NL == 1 ? 4 : 2;
   Scalar w[W - 1 + G];               // rows s - R .. s + G - 1 + R of the centre column
-#pragma unroll
-  for (int d = 0; d < W - 1; ++d) w[d] = c[(s0 - R + d) * ps];
   using Value = decltype(evaluate<Map>(eval, TileAccessor<Map, R, Scalar>{w, c, ps, Lf}, reads, 0, ps, Lf,
                                        std::make_index_sequence<NF>{}));
-  int s = s0;
-  for (; s + G <= s1; s += G) {
+  auto group = [&](int s) {
 #pragma unroll
     for (int g = 0; g < G; ++g) w[W - 1 + g] = c[(s + R + g) * ps];
     Value v[G];
@@ -211,9 +220,27 @@ __device__ __forceinline__ void compute_run(const Eval& eval, const Scalar* in, 
     }
 #pragma unroll
     for (int g = 0; g < G; ++g) put(s + g, v[g], w[R + g]);
+  };
+  auto fill_window = [&](int s) {
 #pragma unroll
-    for (int d = 0; d < W - 1; ++d) w[d] = w[G + d];
+    for (int d = 0; d < W - 1; ++d) w[d] = c[(s - R + d) * ps];
+  };
+  fill_window(s0);
+  int s = s0;
+  if (s1 - s0 >= G) {
+    for (; s + G <= s1; s += G) {
+      group(s);
+#pragma unroll
+      for (int d = 0; d < W - 1; ++d) w[d] = w[G + d];
+    }
+    if (s1 - s >= 2) {
+      fill_window(s1 - G);
+      group(s1 - G);
+      s = s1;
+    }
   }
+  // Runs shorter than a group, and a last cell (the window holds rows s - R .. s + R - 1).
+#pragma unroll 1
   for (; s < s1; ++s) {
     w[W - 1] = c[(s + R) * ps];
     const TileAccessor<Map, R, Scalar> at{w, c + s * ps, ps, Lf};
@@ -432,6 +459,15 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
       if (!g.rules[2].frame(org[2] + run_f[k]) && !g.rules[1].frame(org[1] + run_m[k])) run_interior |= 1u << k;
     }
   }
+  // One field of one level: the runs are clipped to the slow-axis cells the
+  // boundary rules update, and frame cells are never written. Both copies of
+  // the tile hold the frame from the first load (the spare is filled with it),
+  // and an exchange refreshes it with the same values, so the per-cell frame
+  // test and its select leave the step. (Several fields or levels keep the
+  // test: their tiles of older levels hold other frame values.)
+  constexpr bool keep_frame = !single;
+  const int slow_update_lo = g.rules[0].frame_lo - org[0];
+  const int slow_update_hi = slow_update_lo + g.rules[0].frame_span;
   // Step j of a round, `done` steps into the call: reads the tiles of levels
   // done, done - 1, ... and writes each field's next ring slot.
   auto step = [&](int j, int done) {
@@ -448,10 +484,15 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
 #pragma unroll
     for (int k = 0; k < kMaxRunsPerThread; ++k) {
       const int f = run_f[k], m = run_m[k];
-      const int s0 = max(run_s[k], lo), s1 = min(run_s[k] + g.chunk_len, Ls - lo);
+      int s0 = max(run_s[k], lo), s1 = min(run_s[k] + g.chunk_len, Ls - lo);
+      if constexpr (!keep_frame) {
+        s0 = max(s0, slow_update_lo);
+        s1 = min(s1, slow_update_hi);
+        if (((run_interior >> k) & 1u) == 0) s1 = s0;
+      }
       if (f >= lo && f < Lf - lo && m >= lo_m && m < Lm - lo_m && s0 < s1) {
-        compute_run<Map, R, NF, NS, NL>(eval, in, reads, outs, m * Lf + f, ps, Lf, s0, s1, (run_interior >> k) & 1u,
-                                        g.rules[0], org[0]);
+        compute_run<Map, R, NF, NS, NL, keep_frame>(eval, in, reads, outs, m * Lf + f, ps, Lf, s0, s1,
+                                                    (run_interior >> k) & 1u, g.rules[0], org[0]);
       }
     }
     __syncthreads();
