@@ -86,8 +86,8 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   // groups of cells, one after the other: a run of 24 cells is a chain of six
   // groups, and a step waits for its longest chain. Measured (H100, fp64,
   // device tiling forced, docs/perf-notes-device-tiling.md v11): j2d5pt
-  // 1024^2 in 540 runs of 24 on 512 threads 365 GCells/s, in 1160 runs of 12
-  // (two or three per thread) 462-466; 768^2 runs of 16 -> 12: 319 -> 329.
+  // 1024^2 in 540 runs of 24 on 512 threads 365 GCells/s, in runs of 8-12
+  // (two or three per thread) 457-466; 768^2 runs of 16 -> 12: 319 -> 329.
   // Where the runs are short already, filling the block's threads wins: a
   // 32^3 tile in 392 runs of 5 ran 17.7 GCells/s, in 196 runs of 10 12.5,
   // and runs of 2 to 3 groups on fewer threads measured within +-5% at
@@ -102,10 +102,7 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   p.chunks = static_cast<int>(ceil_div(rows, p.chunk_len));
   const long items = static_cast<long>(p.pencils) * p.chunks;
   p.threads = static_cast<int>(std::min<long>(lim.max_threads, ceil_div(items, 32) * 32));
-  const bool planned = items <= static_cast<long>(KernelLimitsDT::kMaxRunsPerThread) * p.threads;
-  const double chain_cycles =
-      static_cast<double>(ceil_div(items, p.threads)) * (kStepCyclesPerRun + kStepCyclesPerCell * p.chunk_len);
-  if (!planned) {
+  if (items > static_cast<long>(KernelLimitsDT::kMaxRunsPerThread) * p.threads) {
     p.why_not = "more columns than the threads can keep";
     return p;
   }
@@ -123,7 +120,9 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   const double fp_per_sm = (s.scalar_bytes == 8 ? dev.fp64_gflops : dev.fp32_gflops) * 1e9 / dev.sm_count;
   // Each thread keeps its runs for the whole launch and the central runs
   // stay whole at every step: the serial part of a step is the same at each j.
-  const double t_issue = chain_cycles / clock_hz;
+  const double t_issue =
+      static_cast<double>(ceil_div(items, p.threads)) * (kStepCyclesPerRun + kStepCyclesPerCell * p.chunk_len) /
+      clock_hz;
   double step_sum = 0, computed_sum = 0;
   for (int j = 0; j < depth; ++j) {
     long computed = 1;
