@@ -29,6 +29,7 @@ constexpr double kStepScale3D = 1.55;
 constexpr double kL2OverDram = 2.2;          // L2 bandwidth relative to the measured DRAM copy bandwidth
 constexpr double kLaunchUs = 6.0;            // cooperative launch and the tail of the grid
 constexpr double kDefaultGridSyncUs = 1.0;   // measured 0.98 us at 132 blocks on an H200
+constexpr long kListEntryBytes = 8;          // an exchange list entry: tile index and global offset (ints)
 
 long ceil_div(long a, long b) { return (a + b - 1) / b; }
 
@@ -47,7 +48,9 @@ std::string PlanDT::describe() const {
                 depth, halo[0], tiles[0], tiles[1], tiles[2], local[0], local[1], local[2], own[0], own[1], own[2],
                 threads, pencils, chunks, chunk_len, smem_bytes / 1024, redundancy, predicted_gcells_per_s,
                 t_step_s * 1e6, t_exchange_s * 1e6);
-  return buf;
+  std::string d = buf;
+  if (list_cells > 0) d += "; exchange lists of " + std::to_string(list_cells) + " cells";
+  return d;
 }
 
 PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s, const long (&n)[3], int steps,
@@ -92,6 +95,13 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   // 32^3 tile in 392 runs of 5 ran 17.7 GCells/s, in 196 runs of 10 12.5,
   // and runs of 2 to 3 groups on fewer threads measured within +-5% at
   // 256^2 and 512^2, so those plans stay as they were.
+  // Groups of 4: runs longer than a group are whole groups, since a run's
+  // last 1-3 cells that do not fill a group each wait for their own latency
+  // chain (H100: j2d5pt 384^2 runs of 6 -> 8 129.6 -> 148.8 GCells/s,
+  // j3d7pt 64^3 59.9 -> 63.6, poisson 64^3 38.1 -> 43.1). Groups of 2 leave
+  // at most one such cell, and rounding their runs up cost threads for
+  // nothing (j2d9pt 512^2 runs of 11 -> 12 147 -> 137, Gray-Scott 512^2
+  // 116 -> 112; perf-notes-device-tiling.md v12).
   constexpr int kLongestRun = 12;
   p.pencils = (p.local[1] - 2 * rr[1]) * (p.local[2] - 2 * rr[2]);
   const int rows = p.local[0] - 2 * rr[0];
@@ -99,6 +109,8 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   long chunks = std::max(1L, std::min<long>(max_chunks, ceil_div(lim.max_threads, p.pencils)));
   if (ceil_div(rows, chunks) > kLongestRun) chunks = ceil_div(rows, kLongestRun);
   p.chunk_len = static_cast<int>(ceil_div(rows, chunks));
+  const int group = lim.group_cells;
+  if (group >= 4 && p.chunk_len > group) p.chunk_len = static_cast<int>(ceil_div(p.chunk_len, group) * group);
   p.chunks = static_cast<int>(ceil_div(rows, p.chunk_len));
   const long items = static_cast<long>(p.pencils) * p.chunks;
   p.threads = static_cast<int>(std::min<long>(lim.max_threads, ceil_div(items, 32) * 32));
@@ -107,6 +119,32 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
     return p;
   }
   p.valid = true;
+
+  // Exchange lists: the (tile, global) offsets of the cells an exchange
+  // moves beyond those each thread keeps in registers (the halo), and of the
+  // owned shell it stores, computed once per launch into the shared memory
+  // the tiles leave free: an exchange then does no index arithmetic (at
+  // 64^3 the per-row shell store and the per-cell halo slab path were half
+  // of the kernel's instructions). The last block owns the fewest cells and
+  // so has the most halo cells; its count bounds them all.
+  if (lim.exchange_lists) {
+    long halo_max = 0, shell_max = 0;
+    for (const bool last : {false, true}) {
+      long owned = 1, inner = 1;
+      for (int a = 0; a < 3; ++a) {
+        const long own = last ? n[a] - static_cast<long>(p.tiles[a] - 1) * p.own[a] : p.own[a];
+        owned *= own;
+        inner *= std::max(0L, own - 2L * p.halo[a]);
+      }
+      halo_max = std::max(halo_max, local_total - owned);
+      shell_max = std::max(shell_max, owned - inner);
+    }
+    const long wanted =
+        shell_max + std::max(0L, halo_max - static_cast<long>(lim.halo_cells_in_registers) * p.threads);
+    const long room = (dev.smem_per_block_bytes - p.smem_bytes) / kListEntryBytes;
+    p.list_cells = static_cast<int>(std::max(0L, std::min(wanted, room)));
+    p.smem_bytes += static_cast<long>(p.list_cells) * kListEntryBytes;
+  }
 
   // Step j of a round computes the tile less (j + 1) * radius on every side
   // (the cells the rest of the round needs): through shared memory (loads of

@@ -13,12 +13,13 @@ using namespace EbisuKokkos;
 using namespace EbisuKokkos::Impl;
 
 template <class Stencil>
-PlanDT plan(Stencil, long n0, long n1, long n2, int steps, int depth = 0, int scalar_bytes = 8) {
+PlanDT plan(Stencil, long n0, long n1, long n2, int steps, int depth = 0, int scalar_bytes = 8,
+            const KernelLimitsDT& lim = KernelLimitsDT{}) {
   const long n[3] = {n0, n1, n2};
   TuningKnobs knobs;
   knobs.temporal_depth = depth;
   return choose_plan_device_tiling(reference_h200_model(), stencil_model<Stencil>(scalar_bytes), n, steps, knobs,
-                                   KernelLimitsDT{});
+                                   lim);
 }
 
 void expect_consistent(const PlanDT& p, const long (&n)[3], int radius, bool has_mid) {
@@ -85,41 +86,91 @@ TEST(PerformanceModelDeviceTiling, DepthKnobIsHonouredAndDeeperMeansMoreRedundan
   EXPECT_EQ(r2.halo[0], 8);
 }
 
-TEST(PerformanceModelDeviceTiling, RunsFillTheThreadsAndStayShort) {
+TEST(PerformanceModelDeviceTiling, RunsFillTheThreadsInWholeGroupsAndStayShort) {
   // A kernel thread computes its runs one group of cells after the other and
   // a step waits for the longest chain: runs of at most 12 cells (1024^2 in
   // runs of 24 measured 365 GCells/s, in runs of 12 462-466), as many as the
   // block's threads take where runs are short anyway (a 32^3 tile in two
-  // runs of 5 per column ran 1.4x one run of 10), split evenly; never more
-  // runs per thread than the kernel keeps (perf-notes-device-tiling.md v11).
-  const KernelLimitsDT lim;
-  auto check = [&](const PlanDT& p, const long (&n)[3], int radius, bool has_mid) {
+  // runs of 5 per column ran 1.4x one run of 10), rounded up to whole groups
+  // of 4 (j2d5pt 384^2 in runs of 6 130 GCells/s, of 8 149; groups of 2 gain
+  // nothing from it); never more runs per thread than the kernel keeps
+  // (perf-notes-device-tiling.md v11, v12).
+  auto check = [&](const PlanDT& p, const long (&n)[3], int radius, bool has_mid, const KernelLimitsDT& lim) {
     expect_consistent(p, n, radius, has_mid);
     const int rows = p.local[0] - 2 * radius;
     const long items = static_cast<long>(p.pencils) * p.chunks;
+    const int g = lim.group_cells;
     EXPECT_LE(items, static_cast<long>(KernelLimitsDT::kMaxRunsPerThread) * p.threads) << p.describe();
     EXPECT_LE(p.chunk_len, std::max(12, 2 * radius + 2)) << p.describe();
     EXPECT_EQ(p.chunks, (rows + p.chunk_len - 1) / p.chunk_len) << p.describe();
-    EXPECT_LT(p.chunk_len * p.chunks - rows, p.chunks) << "runs of even length: " << p.describe();
-    if (p.chunks > 1 && p.chunk_len <= 12) {
-      // Short runs: no fewer than the threads can take (down to 2R + 2 cells).
-      EXPECT_TRUE(items >= lim.max_threads - p.pencils || p.chunk_len <= 2 * radius + 3) << p.describe();
+    // No longer than the threads need: the shortest run that fills them
+    // (down to 2R + 2 cells), rounded up to whole groups of 4.
+    const long fill = std::max(1L, std::min<long>(std::max(1, rows / (2 * radius + 2)),
+                                                  (lim.max_threads + p.pencils - 1) / p.pencils));
+    const long runs = (rows + fill - 1) / fill > 12 ? (rows + 11) / 12 : fill;  // split evenly, <= 12 cells
+    const long shortest = (rows + runs - 1) / runs;
+    if (g >= 4) {
+      if (p.chunk_len > g) EXPECT_EQ(p.chunk_len % g, 0) << "runs of whole groups: " << p.describe();
+      EXPECT_LT(p.chunk_len, std::max<long>(shortest, g) + g) << p.describe();
+    } else {
+      EXPECT_EQ(p.chunk_len, shortest) << p.describe();
     }
   };
-  for (long e : {256L, 384L, 512L, 768L, 1024L}) {
-    const long n[3] = {e, 1, e};
-    check(plan(presets::j2d5pt(), e, 1, e, 4000), n, 1, false);
-    check(plan(presets::j2d25pt(), e, 1, e, 4000), n, 2, false);
+  KernelLimitsDT groups_of_2;
+  groups_of_2.group_cells = 2;
+  for (const KernelLimitsDT& lim : {KernelLimitsDT{}, groups_of_2}) {
+    for (long e : {256L, 384L, 512L, 768L, 1024L}) {
+      const long n[3] = {e, 1, e};
+      check(plan(presets::j2d5pt(), e, 1, e, 4000, 0, 8, lim), n, 1, false, lim);
+      check(plan(presets::j2d25pt(), e, 1, e, 4000, 0, 8, lim), n, 2, false, lim);
+    }
+    for (long e : {32L, 48L, 64L, 96L}) {
+      const long n[3] = {e, e, e};
+      check(plan(presets::j3d7pt(), e, e, e, 2000, 0, 8, lim), n, 1, true, lim);
+    }
   }
-  for (long e : {32L, 48L, 64L, 96L}) {
-    const long n[3] = {e, e, e};
-    check(plan(presets::j3d7pt(), e, e, e, 2000), n, 1, true);
-  }
+  // 384^2: its runs of 6 (a group and two single cells) become runs of 8.
+  const PlanDT q = plan(presets::j2d5pt(), 384, 1, 384, 4000, 12);
+  EXPECT_EQ(q.chunk_len, 8) << q.describe();
   // 1024^2 at depth 10, the plan that once ran 540 runs of 24 cells on 512 threads.
   const long n[3] = {1024, 1, 1024};
   const PlanDT p = plan(presets::j2d5pt(), 1024, 1, 1024, 3840, 10);
-  check(p, n, 1, false);
+  check(p, n, 1, false, KernelLimitsDT{});
   EXPECT_LE(p.chunk_len, 12) << p.describe();
+}
+
+TEST(PerformanceModelDeviceTiling, ExchangeListsTakeOnlyTheSpareSharedMemory) {
+  // The (tile, global) offsets of the shell and of the halo cells beyond the
+  // registers live in the shared memory the tiles leave free: as many as the
+  // exchange moves where they fit, never more than the block can have.
+  const DeviceModel d = reference_h200_model();
+  const KernelLimitsDT lim;
+  auto tiles_bytes = [](const PlanDT& p) {
+    return 2L * p.local[0] * p.local[1] * p.local[2] * 8;  // two copies of one fp64 field
+  };
+  const PlanDT small = plan(presets::j3d7pt(), 64, 64, 64, 240, 3);
+  ASSERT_TRUE(small.valid) << small.why_not;
+  long owned = 1, inner = 1, local = 1;
+  for (int a = 0; a < 3; ++a) {
+    owned *= small.own[a];
+    inner *= std::max(0, small.own[a] - 2 * small.halo[a]);
+    local *= small.local[a];
+  }
+  const long wanted = (owned - inner) + std::max(0L, local - owned - lim.halo_cells_in_registers * small.threads);
+  EXPECT_EQ(small.list_cells, wanted) << small.describe();  // 64^3 in blocks of 8 x 16 x 16: all of it fits
+  EXPECT_EQ(small.smem_bytes, tiles_bytes(small) + 8L * small.list_cells);
+  for (long e : {256L, 512L, 1024L}) {
+    const PlanDT p = plan(presets::j2d5pt(), e, 1, e, 4000);
+    ASSERT_TRUE(p.valid) << p.why_not;
+    EXPECT_GE(p.list_cells, 0);
+    EXPECT_EQ(p.smem_bytes, tiles_bytes(p) + 8L * p.list_cells) << p.describe();
+    EXPECT_LE(p.smem_bytes, d.smem_per_block_bytes) << p.describe();
+  }
+  KernelLimitsDT without = lim;
+  without.exchange_lists = false;
+  const PlanDT none = plan(presets::j3d7pt(), 64, 64, 64, 240, 3, 8, without);
+  EXPECT_EQ(none.list_cells, 0);
+  EXPECT_EQ(none.smem_bytes, tiles_bytes(none));
 }
 
 TEST(PerformanceModelDeviceTiling, TinyDomainsStillPlan) {
@@ -155,7 +206,7 @@ TEST(PerformanceModelDeviceTiling, SeveralStateTilesCostSharedMemoryAndExchanges
   const PlanDT b = evaluate_plan_device_tiling(dev, s, n, 1000, 4, tiles, wave);
   ASSERT_TRUE(a.valid) << a.why_not;
   ASSERT_TRUE(b.valid) << b.why_not;
-  EXPECT_EQ(b.smem_bytes * 2, a.smem_bytes * 3);
+  EXPECT_EQ((b.smem_bytes - 8L * b.list_cells) * 2, (a.smem_bytes - 8L * a.list_cells) * 3);  // tiles (less the lists)
   EXPECT_GT(b.t_exchange_s, 1.9 * a.t_exchange_s);
   EXPECT_GT(b.t_edges_s, a.t_edges_s);
   EXPECT_DOUBLE_EQ(b.t_step_s, a.t_step_s);  // the step's cost comes from smem_accesses_per_cell

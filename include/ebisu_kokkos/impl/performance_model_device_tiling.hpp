@@ -41,6 +41,9 @@ struct KernelLimitsDT {
   int state_tiles = 2;         ///< state tiles: each field's levels and its spare (one field: two copies)
   int exchanged_tiles = 1;     ///< state tiles whose halo every exchange refreshes (fields x levels)
   int grid_syncs_per_exchange = 1;  ///< 2 when the exchange cannot alternate buffers (several fields or levels)
+  int group_cells = 4;         ///< cells of a run a thread updates together
+  int halo_cells_in_registers = 8;  ///< halo cells per thread whose offsets stay in registers
+  bool exchange_lists = true;  ///< the kernel can keep exchange cell lists in spare shared memory
 };
 
 /// Extents in the kernel's axis order: 0 = slow (each thread streams a run of
@@ -58,7 +61,8 @@ struct PlanDT {
   int pencils = 0;            ///< computed (middle x fast) columns of the tile
   int chunks = 0;             ///< runs along the slow axis per column
   int chunk_len = 0;          ///< slow-axis cells per run; the threads loop over the (column, run) pairs
-  long smem_bytes = 0;        ///< the state tiles, plus one per read-only field
+  long smem_bytes = 0;        ///< the state tiles, one per read-only field, and the exchange lists
+  int list_cells = 0;         ///< exchange cells whose (tile, global) offsets a list in shared memory keeps
   double redundancy = 1;      ///< computed cells / owned cells per step
   double t_step_s = 0, t_exchange_s = 0, t_edges_s = 0;  ///< per step, per exchange, load + store once
   double predicted_seconds = 0;

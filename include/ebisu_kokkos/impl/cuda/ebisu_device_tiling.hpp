@@ -72,6 +72,13 @@ constexpr int kMaxThreads = 512;
 // Runs (column x chunk) a thread keeps for the whole launch; the plan sizes
 // the runs so that the tile needs no more than this many per thread.
 constexpr int kMaxRunsPerThread = KernelLimitsDT::kMaxRunsPerThread;
+// Cells a thread updates together (every load of a group before its stores).
+// (Radius 2: the 25-point box needs its registers. In 3-D, groups of 2 were
+// 4% slower than 4, which spills 72 B for poisson.)
+template <int R, int StateTiles>
+constexpr int kGroupCells = R == 1 && StateTiles == 1 ? 4 : 2;
+// Halo cells per thread whose (tile, global) offsets stay in registers.
+constexpr int kCachedHalo = 8;
 
 // Shared-memory accesses per cell update: the offsets off the thread's own
 // column, the new centre-column value and the staged store.
@@ -119,6 +126,58 @@ struct Geometry {
   // an int: each thread keeps the source offsets of its first halo cells in
   // registers for the whole run (no index arithmetic per exchange).
   bool cache_halo;
+  // Entries of the exchange lists after the tiles (0 unless cache_halo).
+  int list_cells;
+};
+
+// Cell i of the cells between two nested boxes of the tile, [olo, ohi) less
+// [ilo, ihi), as six slabs: the slow-axis slabs on either side, then the
+// middle-axis slabs within the inner slow range, then the fast-axis slabs
+// within the inner rows; the fast axis innermost, so that consecutive cells
+// are contiguous in memory. (Arrays indexed by unrolled constants only, so
+// that the slab table stays in registers: a dynamically indexed array would
+// live in local memory.)
+struct BoxShell {
+  int olo[3], ohi[3], ilo[3], ihi[3];
+  int cells[6];
+
+  __device__ void slab(int k, int (&lo)[3], int (&len)[3]) const {
+    const int axis = k >> 1;
+    const bool high = (k & 1) != 0;
+#pragma unroll
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = a < axis ? ilo[a] : a > axis ? olo[a] : high ? ihi[a] : olo[a];
+      len[a] = a < axis ? ihi[a] - ilo[a] : a > axis ? ohi[a] - olo[a] : high ? ohi[a] - ihi[a] : ilo[a] - olo[a];
+    }
+  }
+  __device__ int count() {
+    int total = 0;
+#pragma unroll
+    for (int k = 0; k < 6; ++k) {
+      int lo[3], len[3];
+      slab(k, lo, len);
+      cells[k] = len[0] * len[1] * len[2];
+      total += cells[k];
+    }
+    return total;
+  }
+  __device__ void cell(int i, int (&c)[3]) const {
+    int k = 0;
+#pragma unroll
+    for (int q = 0; q < 5; ++q) {
+      if (k == q && i >= cells[q]) {
+        i -= cells[q];
+        k = q + 1;
+      }
+    }
+    int lo[3], len[3];
+    slab(k, lo, len);
+    const int row = i / len[2];
+    const int rm = row / len[1];
+    c[0] = lo[0] + rm;
+    c[1] = lo[1] + row - rm * len[1];
+    c[2] = lo[2] + i - row * len[2];
+  }
 };
 
 // The neighbourhood of cell (s, m, f) of the shared tile: the centre column
@@ -171,10 +230,12 @@ __device__ __forceinline__ auto evaluate(const Eval& eval, const Accessor& at, c
 // (One cell at a time, a cell's loads wait for the previous cell's store: the
 // tiles share one allocation, so the compiler cannot move a load above a
 // store, and each cell paid a whole shared-memory and FMA latency chain.)
-// A run of at least G cells whose last 2 .. G - 1 cells do not fill a group
+// A run of at least 2G cells whose last 2 .. G - 1 cells do not fill a group
 // ends with a group that overlaps the one before (it rewrites up to G - 2
 // cells with the values they already have) instead of single cells, each of
 // which waits for its own latency chain; a last single cell stays single.
+// Shorter runs end with single cells: runs of 6 (j2d5pt 384^2) were 8%
+// slower with the overlapped group (8 cells computed for 6).
 // KeepFrame: frame cells keep each field's newest level (NL: levels per
 // field; the newest level of field f > 0 is read tile f * NL - 1), tested per
 // cell. Otherwise the caller has clipped the run to the cells the boundary
@@ -203,9 +264,7 @@ __device__ __forceinline__ void compute_run(const Eval& eval, const Scalar* in, 
   };
   const Scalar* c = in + col;
   constexpr int W = 2 * R + 1;
-  // (Radius 2: the 25-point box needs its registers. In 3-D, groups of 2
-  // were 4% slower than 4, which spills 72 B for poisson.)
-  constexpr int G = R == 1 && NS * NL == 1 ? 4 : 2;
+  constexpr int G = kGroupCells<R, NS * NL>;
   Scalar w[W - 1 + G];               // rows s - R .. s + G - 1 + R of the centre column
   using Value = decltype(evaluate<Map>(eval, TileAccessor<Map, R, Scalar>{w, c, ps, Lf}, reads, 0, ps, Lf,
                                        std::make_index_sequence<NF>{}));
@@ -233,7 +292,7 @@ __device__ __forceinline__ void compute_run(const Eval& eval, const Scalar* in, 
 #pragma unroll
       for (int d = 0; d < W - 1; ++d) w[d] = w[G + d];
     }
-    if (s1 - s >= 2) {
+    if (s1 - s >= 2 && s1 - s0 >= 2 * G) {
       fill_window(s1 - G);
       group(s1 - G);
       s = s1;
@@ -314,8 +373,9 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   // spare tile too, so that the cells no step writes (the outer radius ring)
   // hold finite values in every tile.
   constexpr int kLoadsInFlight = 8;
+  // `listed_from` (if not null): the source offsets by i, from an exchange list.
   auto load = [&](int first, int count, auto&& cell_of, const Scalar* src, const long (&stride)[2], Scalar* to,
-                  Scalar* also) {
+                  Scalar* also, const int* listed_from = nullptr) {
     for (int base = first + t; base < count; base += kLoadsInFlight * blockDim.x) {
       Scalar v[kLoadsInFlight];
       int at[kLoadsInFlight];
@@ -324,7 +384,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
         const int i = base + k * blockDim.x;
         int c[3] = {0, 0, 0};
         at[k] = i < count ? cell_of(i, c) : -1;
-        const long from = at[k] >= 0 ? source_offset(c, stride) : -1L;
+        const long from = at[k] < 0 ? -1L : listed_from != nullptr ? listed_from[i] : source_offset(c, stride);
         v[k] = from >= 0 ? __ldcg(src + from) : Scalar(0);
       }
 #pragma unroll
@@ -344,59 +404,34 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     c[1] = row - c[0] * Lm;
     return i;
   };
-  // The halo only (the tile minus its owned box), as six slabs: the slow-axis
-  // slabs on either side, then the middle-axis slabs of the owned slow range,
-  // then the fast-axis slabs of the owned rows.
-  // (Indexed only by unrolled constants, so that the slab table stays in
-  // registers: a dynamically indexed array would live in local memory.)
-  const int L[3] = {Ls, Lm, Lf};
+  // The halo: the tile less its owned box, cell by cell (BoxShell's slabs).
   int ob[3], oe[3];
 #pragma unroll
   for (int a = 0; a < 3; ++a) {
     ob[a] = g.halo[a];
     oe[a] = g.halo[a] + own_len[a];
   }
-  auto slab = [&](int k, int (&lo)[3], int (&len)[3]) {
-    const int axis = k >> 1;
-    const bool high = (k & 1) != 0;
+  BoxShell halo;  // the tile less its owned box
+  {
+    const int L[3] = {Ls, Lm, Lf};
 #pragma unroll
     for (int a = 0; a < 3; ++a) {
-      lo[a] = a < axis ? ob[a] : a > axis ? 0 : high ? oe[a] : 0;
-      len[a] = a < axis ? own_len[a] : a > axis ? L[a] : high ? L[a] - oe[a] : ob[a];
+      halo.olo[a] = 0;
+      halo.ohi[a] = L[a];
+      halo.ilo[a] = ob[a];
+      halo.ihi[a] = oe[a];
     }
-  };
-  int slab_cells[6];
-  int halo_cells = 0;
-#pragma unroll
-  for (int k = 0; k < 6; ++k) {
-    int lo[3], len[3];
-    slab(k, lo, len);
-    slab_cells[k] = len[0] * len[1] * len[2];
-    halo_cells += slab_cells[k];
   }
+  const int halo_cells = halo.count();
   auto halo_only = [&](int i, int (&c)[3]) {
-    int k = 0;
-#pragma unroll
-    for (int q = 0; q < 5; ++q) {
-      if (k == q && i >= slab_cells[q]) {
-        i -= slab_cells[q];
-        k = q + 1;
-      }
-    }
-    int lo[3], len[3];
-    slab(k, lo, len);
-    const int row = i / len[2];
-    const int rm = row / len[1];
-    c[0] = lo[0] + rm;
-    c[1] = lo[1] + row - rm * len[1];
-    c[2] = lo[2] + i - row * len[2];
+    halo.cell(i, c);
     return (c[0] * Lm + c[1]) * Lf + c[2];
   };
   // Each thread's first kCachedHalo halo cells (tile index, source offset)
   // stay in registers for the whole run: an exchange then only loads and
   // stores them (the slab arithmetic above cost ~200 instructions per cell
-  // and exchange). Cells beyond kCachedHalo per thread take the slab path.
-  constexpr int kCachedHalo = 8;
+  // and exchange). Cells beyond kCachedHalo per thread take the exchange
+  // list, then the slab path.
   int halo_at[kCachedHalo], halo_from[kCachedHalo];
 #pragma unroll
   for (int k = 0; k < kCachedHalo; ++k) {
@@ -406,6 +441,43 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     halo_from[k] = halo_at[k] >= 0 ? static_cast<int>(source_offset(c, ring.stride[0])) : -1;
   }
   const int uncached_from = g.cache_halo ? kCachedHalo * blockDim.x : 0;
+  // Exchange lists in the shared memory after the tiles, (tile index, global
+  // offset) per entry, built once: the halo cells beyond the register cache,
+  // then the owned shell (the cells within the halo width of a face, what the
+  // neighbours read) if all of it fits. Cells beyond the lists take the slab
+  // path and the per-row store. (At 64^3 the shell store and the slab path
+  // were half of the kernel's instructions.)
+  int* const list_at = reinterpret_cast<int*>(field_tiles + NRO * tile_cells);
+  int* const list_from = list_at + g.list_cells;
+  const int halo_listed = min(g.list_cells, max(0, halo_cells - uncached_from));
+  int shell_cells;
+  {
+    BoxShell shell;
+#pragma unroll
+    for (int a = 0; a < 3; ++a) {
+      shell.olo[a] = ob[a];
+      shell.ohi[a] = oe[a];
+      shell.ilo[a] = ob[a] + min(g.halo[a], own_len[a]);
+      shell.ihi[a] = max(shell.ilo[a], oe[a] - g.halo[a]);
+    }
+    shell_cells = shell.count();
+    const bool listed = g.list_cells > 0 && shell_cells <= g.list_cells - halo_listed;
+    for (int e = t; e < halo_listed; e += blockDim.x) {
+      int c[3] = {0, 0, 0};
+      list_at[e] = halo_only(uncached_from + e, c);
+      list_from[e] = static_cast<int>(source_offset(c, ring.stride[0]));
+    }
+    for (int e = t; listed && e < shell_cells; e += blockDim.x) {
+      int c[3];
+      shell.cell(e, c);
+      list_at[halo_listed + e] = (c[0] * Lm + c[1]) * Lf + c[2];
+      list_from[halo_listed + e] = static_cast<int>((org[0] + c[0]) * ring.stride[0][0] +
+                                                    (org[1] + c[1]) * ring.stride[0][1] + org[2] + c[2]);
+    }
+    if (!listed) shell_cells = -1;
+  }
+  const int* const shell_at = list_at + halo_listed;
+  const int* const shell_to = list_from + halo_listed;
   auto load_halo = [&](const Scalar* src, const long (&stride)[2], Scalar* to) {
     Scalar v[kCachedHalo];
 #pragma unroll
@@ -413,12 +485,18 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
 #pragma unroll
     for (int k = 0; k < kCachedHalo; ++k)
       if (halo_at[k] >= 0) to[halo_at[k]] = v[k];
-    load(uncached_from, halo_cells, halo_only, src, stride, to, nullptr);
+    load(0, halo_listed, [&](int e, int (&)[3]) { return list_at[e]; }, src, stride, to, nullptr, list_from);
+    load(uncached_from + halo_listed, halo_cells, halo_only, src, stride, to, nullptr);
   };
 
   // Owned rows of tile `from`; shell_only: only cells within the halo width
   // of a face (what the neighbours read).
   auto store = [&](const Scalar* from, Scalar* dst, const long (&stride)[2], bool shell_only) {
+    if (shell_only && shell_cells >= 0) {
+#pragma unroll 4
+      for (int e = t; e < shell_cells; e += blockDim.x) __stcg(dst + shell_to[e], from[shell_at[e]]);
+      return;
+    }
     const int rows = own_len[0] * own_len[1];
     for (int row = warp; row < rows; row += nwarps) {
       const int so = row / own_len[1], mo = row - so * own_len[1];
@@ -616,6 +694,8 @@ struct DeviceTiling {
     lim.state_tiles = NB;
     lim.exchanged_tiles = NS * NL;
     lim.grid_syncs_per_exchange = NS * NL == 1 ? 1 : 2;
+    lim.group_cells = device_tiling::kGroupCells<R, NS * NL>;
+    lim.halo_cells_in_registers = device_tiling::kCachedHalo;
     PlanDT p = choose_plan_device_tiling(dev, sm, n, policy.steps(), policy.knobs(), lim);
     if (p.valid) {
       // Every block must be resident at once (cooperative launch).
@@ -720,6 +800,7 @@ struct DeviceTiling {
       last = std::max(last, (n[0] - 1) * ring.stride[k][0] + (n[1] - 1) * ring.stride[k][1] + n[2]);
     }
     g.cache_halo = same_strides && last < static_cast<long>(std::numeric_limits<int>::max());
+    g.list_cells = g.cache_halo ? p.list_cells : 0;
 
     device_tiling::FieldSources<Scalar, NRO> sources{};
     if constexpr (NRO > 0) {
