@@ -137,10 +137,12 @@ EbisuKokkos::BoundaryRules rules(Boundary axis0, Boundary axis1 = Boundary::fixe
 
 template <int Rank>
 Mpi::CartesianDomain<Rank> make_domain(const std::array<std::int64_t, Rank>& n, int radius,
-                                       const EbisuKokkos::BoundaryRules& boundaries, int steps_per_exchange) {
+                                       const EbisuKokkos::BoundaryRules& boundaries, int steps_per_exchange,
+                                       Mpi::ExchangeOverlap overlap = Mpi::ExchangeOverlap::automatic) {
   Mpi::DomainOptions options;
   options.boundaries = boundaries;
   options.steps_per_exchange = steps_per_exchange;
+  options.overlap = overlap;
   return Mpi::CartesianDomain<Rank>(MPI_COMM_WORLD, n, radius, options);
 }
 
@@ -275,6 +277,57 @@ TEST(mpi, float_layout_left) {
                                       "j2d5pt float LayoutLeft");
 }
 
+// Overlapped rounds (the exchange in flight while the local View computes, the
+// strips next to each split side recomputed after it): the same cells as one
+// rank. Forced on here (on host spaces automatic never overlaps); on 4 ranks
+// the 2-D domains split two axes and the rounds fall back to exchange-then-compute.
+TEST(mpi, overlapped_rounds_match_one_rank) {
+  const auto on = Mpi::ExchangeOverlap::on;
+  auto star = make_domain<2>({61, 47}, 1, rules(Boundary::fixed), 3, on);
+  check_against_one_rank<View2, Host>(star, EbisuKokkos::presets::j2d5pt(), Backend::generic, {0, 2, 7, 37},
+                                      "j2d5pt overlapped, generic");
+  check_against_one_rank<View2, Host>(star, EbisuKokkos::presets::j2d5pt(), Backend::ebisu, {13},
+                                      "j2d5pt overlapped, host blocked");
+  auto box = make_domain<2>({64, 40}, 2, rules(Boundary::periodic, Boundary::mirror), 2, on);
+  check_against_one_rank<View2, Host>(box, EbisuKokkos::presets::j2d25pt(), Backend::automatic, {11},
+                                      "j2d25pt periodic x mirror, overlapped");
+  auto line = make_domain<1>({101}, 2, rules(Boundary::fixed), 4, on);
+  check_against_one_rank<View1, Host>(line, EbisuKokkos::presets::j1d5pt(), Backend::automatic, {20},
+                                      "j1d5pt overlapped");
+  auto cube = make_domain<3>({30, 13, 11}, 1, rules(Boundary::fixed, Boundary::mirror, Boundary::periodic), 2, on);
+  check_against_one_rank<View3, Host>(cube, EbisuKokkos::presets::j3d27pt(), Backend::automatic, {9},
+                                      "j3d27pt overlapped");
+  using ViewF = Kokkos::View<float**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  auto left = make_domain<2>({50, 37}, 1, rules(Boundary::mirror, Boundary::fixed), 4, on);
+  check_against_one_rank<ViewF, Host>(left, EbisuKokkos::presets::j2d5pt(), Backend::automatic, {13},
+                                      "j2d5pt float LayoutLeft overlapped");
+}
+
+// What the report says about overlap: on a host space automatic does not overlap, and says why.
+TEST(mpi, overlap_in_the_report) {
+  auto domain = make_domain<2>({40, 36}, 1, rules(Boundary::fixed), 2);
+  auto buffers = domain.create_buffers<View2>("u");
+  fill_local(domain, buffers.current(), 3);
+  const auto report = Mpi::parallel_stencil("report", domain, EbisuKokkos::StencilPolicy<Host>(10),
+                                            EbisuKokkos::presets::j2d5pt(), buffers);
+  if (domain.size() == 1) {
+    EXPECT_NE(report.plan.find("no neighbours"), std::string::npos) << report.plan;
+  } else if (domain.size() == 4) {
+    EXPECT_NE(report.plan.find("splits several axes"), std::string::npos) << report.plan;
+  } else {
+    EXPECT_NE(report.plan.find("nothing to overlap with"), std::string::npos) << report.plan;
+    EXPECT_NE(report.plan.find("0 of 5 rounds overlapped"), std::string::npos) << report.plan;
+  }
+  auto forced = make_domain<2>({40, 36}, 1, rules(Boundary::fixed), 2, Mpi::ExchangeOverlap::on);
+  auto b2 = forced.create_buffers<View2>("u");
+  fill_local(forced, b2.current(), 3);
+  const auto r2 = Mpi::parallel_stencil("report", forced, EbisuKokkos::StencilPolicy<Host>(10),
+                                        EbisuKokkos::presets::j2d5pt(), b2);
+  if (forced.size() == 2 || forced.size() == 3) {
+    EXPECT_NE(r2.plan.find("5 of 5 rounds overlapped"), std::string::npos) << r2.plan;
+  }
+}
+
 // The (u, scratch) form, and the independent long-double reference.
 TEST(mpi, pair_form_against_the_long_double_reference) {
   const std::array<std::int64_t, 2> n{{33, 30}};
@@ -312,8 +365,9 @@ struct VariableHeat {
 };
 
 TEST(mpi, functor_with_read_only_fields) {
+  for (auto overlap : {Mpi::ExchangeOverlap::off, Mpi::ExchangeOverlap::on}) {
   const std::array<std::int64_t, 2> n{{45, 38}};
-  auto domain = make_domain<2>(n, 1, rules(Boundary::periodic, Boundary::mirror), 3);
+  auto domain = make_domain<2>(n, 1, rules(Boundary::periodic, Boundary::mirror), 3, overlap);
   auto stencil = EbisuKokkos::make_stencil<2, 1>(VariableHeat{0.1});
   View2 k = domain.create_view<View2>("k"), f = domain.create_view<View2>("f");
   fill_local(domain, k, 21);  // ghosts poisoned: the call must exchange the fields
@@ -332,7 +386,9 @@ TEST(mpi, functor_with_read_only_fields) {
   EbisuKokkos::parallel_stencil("variable heat, one rank", p, stencil, ug, sg,
                                 EbisuKokkos::fields(kg, EbisuKokkos::centre_only(fg)));
   Kokkos::fence();
-  expect_owned_equal(domain, buffers.current(), ug, 0.0, "variable heat with fields");
+  expect_owned_equal(domain, buffers.current(), ug, 0.0,
+                     std::string("variable heat with fields, overlap ") + Mpi::to_string(overlap));
+  }
 }
 
 // Two time levels: the leapfrog wave (TimeLevels, a ring of three buffers).
@@ -344,8 +400,9 @@ struct Leapfrog {
 };
 
 TEST(mpi, two_time_levels) {
+  for (auto overlap : {Mpi::ExchangeOverlap::off, Mpi::ExchangeOverlap::on}) {
   const std::array<std::int64_t, 2> n{{42, 35}};
-  auto domain = make_domain<2>(n, 1, rules(Boundary::periodic, Boundary::fixed), 3);
+  auto domain = make_domain<2>(n, 1, rules(Boundary::periodic, Boundary::fixed), 3, overlap);
   auto stencil = EbisuKokkos::make_stencil<2, 1>(Leapfrog{0.2});
   const int steps = 16;
   View2 now = domain.create_view<View2>("now"), prev = domain.create_view<View2>("prev"),
@@ -361,8 +418,10 @@ TEST(mpi, two_time_levels) {
   p.set_boundary(0, Boundary::periodic);
   EbisuKokkos::parallel_stencil("wave, one rank", p, stencil, one);
   Kokkos::fence();
-  expect_owned_equal(domain, wave.current(), one.current(), 0.0, "leapfrog, newest level");
-  expect_owned_equal(domain, wave.level(0, 1), one.level(0, 1), 0.0, "leapfrog, previous level");
+  const std::string what = std::string("leapfrog, overlap ") + Mpi::to_string(overlap);
+  expect_owned_equal(domain, wave.current(), one.current(), 0.0, what + ", newest level");
+  expect_owned_equal(domain, wave.level(0, 1), one.level(0, 1), 0.0, what + ", previous level");
+  }
 }
 
 // ---- Bad input: every rank throws, nothing is computed, the data stay as they were.

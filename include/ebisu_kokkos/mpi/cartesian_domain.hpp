@@ -36,6 +36,17 @@
 namespace EbisuKokkos {
 namespace Mpi {
 
+/// Whether a round's halo exchange runs while the block's interior computes.
+enum class ExchangeOverlap {
+  automatic,  ///< measured: on where it was faster (execution spaces that run asynchronously to the host only)
+  off,        ///< exchange, then compute (every decomposition)
+  on          ///< overlap wherever the decomposition allows it (one split axis, blocks at least 2 ghost zones thick)
+};
+
+inline const char* to_string(ExchangeOverlap o) {
+  return o == ExchangeOverlap::automatic ? "automatic" : o == ExchangeOverlap::off ? "off" : "on";
+}
+
 struct DomainOptions {
   /// Ranks along each axis (0: MPI_Dims_create decides; it splits index 0 most, the slowest index of LayoutRight).
   std::array<int, 3> ranks_per_axis{{0, 0, 0}};
@@ -43,6 +54,8 @@ struct DomainOptions {
   int steps_per_exchange = 0;
   /// The global domain's boundary rules; a periodic axis makes the Cartesian communicator periodic there.
   BoundaryRules boundaries;
+  /// Overlap of the exchange with the interior's steps (see mpi/parallel_stencil.hpp).
+  ExchangeOverlap overlap = ExchangeOverlap::automatic;
 };
 
 template <int Rank>
@@ -55,7 +68,7 @@ class CartesianDomain {
 
   /// Collective over `comm`. `radius`: the largest stencil radius the domain will run.
   CartesianDomain(MPI_Comm comm, const extents_type& extents, int radius, const DomainOptions& options = {})
-      : m_extents(extents), m_radius(radius), m_boundaries(options.boundaries) {
+      : m_extents(extents), m_radius(radius), m_boundaries(options.boundaries), m_overlap(options.overlap) {
     if (radius < 1) invalid("radius must be >= 1, got " + std::to_string(radius));
     int size = 0;
     Impl::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
@@ -154,6 +167,7 @@ class CartesianDomain {
   int size() const { return m_size; }
   int radius() const { return m_radius; }
   int steps_per_exchange() const { return m_steps_per_exchange; }
+  ExchangeOverlap overlap() const { return m_overlap; }
   /// Ghost cells on each side that faces another rank: radius() x steps_per_exchange().
   std::int64_t ghost_width() const { return static_cast<std::int64_t>(m_radius) * m_steps_per_exchange; }
   const extents_type& global_extents() const { return m_extents; }
@@ -232,6 +246,7 @@ class CartesianDomain {
   int m_radius;
   BoundaryRules m_boundaries;
   BoundaryRules m_local_boundaries;
+  ExchangeOverlap m_overlap;
   std::shared_ptr<MPI_Comm> m_comm;
   int m_rank = 0, m_size = 1;
   std::array<int, Rank> m_dims{}, m_coords{};
