@@ -4,7 +4,7 @@ overlapped (on), not (off) and as measured (auto), GCells/s; one panel per run (
 
     plot_mpi_overlap.py OUT.png RUN.jsonl[:LABEL] [RUN.jsonl[:LABEL] ...]
 """
-import json
+import os
 import sys
 
 import matplotlib
@@ -12,19 +12,14 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_mpi_scaling  # noqa: E402
+
 MODES = [("one GPU", "#999999"), ("off", "#4c72b0"), ("on", "#dd8452"), ("automatic", "#55a868")]
 
 
-def cases(path):
-    out = {}
-    for line in open(path):
-        if not line.strip():
-            continue
-        r = json.loads(line)
-        key = (r["stencil"], r["scaling"])
-        mode = "one GPU" if r["ranks"] == 1 else r.get("overlap", "automatic")
-        out.setdefault(key, {})[mode] = r
-    return out
+def overlap_mode(run):
+    return "one GPU" if run["ranks"] == 1 else run.get("overlap", "automatic")
 
 
 def main():
@@ -32,7 +27,7 @@ def main():
     fig, axes = plt.subplots(1, len(runs), figsize=(7.0 * len(runs), 4.8), squeeze=False)
     for ax, spec in zip(axes[0], runs):
         path, _, label = spec.partition(":")
-        data = cases(path)
+        data = plot_mpi_scaling.cases(path, overlap_mode)
         keys = sorted(data)
         width = 0.8 / len(MODES)
         device = ""

@@ -12,12 +12,17 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def cases(path):
-    rows = [json.loads(line) for line in open(path) if line.strip()]
-    rows = [r for r in rows if r.get("backend", "automatic") == "automatic"]
+def rows(path):
+    """The runs of one mpi_scaling.jsonl, Backend::automatic only."""
+    return [r for r in (json.loads(line) for line in open(path) if line.strip())
+            if r.get("backend", "automatic") == "automatic"]
+
+
+def cases(path, slot=lambda r: r["ranks"]):
+    """{(stencil, scaling): {slot(run): run}}; by default the runs of a case by their rank count."""
     out = {}
-    for r in rows:
-        out.setdefault((r["stencil"], r["scaling"]), {})[r["ranks"]] = r
+    for r in rows(path):
+        out.setdefault((r["stencil"], r["scaling"]), {})[slot(r)] = r
     return out
 
 
