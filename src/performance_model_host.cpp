@@ -43,6 +43,22 @@ long cache_bytes(int level, long fallback) {
 // Measured on the 2-core development machine (docs/perf-notes-host.md): the
 // rings may fill this share of L2; the rest holds the streamed input/output.
 constexpr double kL2Share = 0.5;
+// 3-D plans weigh depth against redundancy (below) and may fill more of L2: on
+// the 16-core Xeon (2 MB L2 per core) j3d7pt 384^3 at depth 8 ran fastest with
+// 1.4 MB of rings per thread (8.15 GCells/s, against 7.12 with 1.3 MB and 6.51
+// with 0.75 MB; 2026-11-27, perf_tests/results/2026-11-27-Xeon-16-threads-host-trapezoid/).
+constexpr double kL2Share3D = 0.75;
+// Time per owned cell update of a 3-D plan, in ns of one thread of that Xeon
+// with all 16 cores busy (fitted to the same probe, fp64, AVX-512):
+//   compute: (kPointNs x points + kUpdateNs) x computed / owned updates x (1 + kRowCells / row),
+//            a row costing kRowCells more cells (window set-up, edge copies, vector tails);
+//   memory:  kMemoryNsPerByte x bytes read and written per owned update (59 GB/s over 16 threads).
+// Fitted: j3d7pt 0.98 ns, poisson 2.8 ns, j3d27pt 3.5 ns per computed cell; the plan's predicted
+// GCells/s were within 15% of the measured ones at every depth (2-8) and tile shape probed.
+constexpr double kPointNs = 0.126;
+constexpr double kUpdateNs = 0.1;
+constexpr double kRowCells = 16;
+constexpr double kMemoryNsPerByte = 0.27;
 // Redundancy above which the blocked path stops paying against the plain one
 // by rule of thumb, and up to which Backend::automatic still times it against
 // the plain path (16 Xeon threads, 2026-11-25: j3d7pt 128^3 at redundancy 1.69
@@ -59,6 +75,18 @@ constexpr double kResidentL2Share = 0.5;
 bool cache_resident(double bytes, const HostMachine& m) {
   return bytes <= kResidentL2Share * static_cast<double>(m.l2_bytes) * m.threads;
 }
+// Buffers within this share of the shared L3 make the plain sweep L3-bound, not
+// DRAM-bound, and whether blocking still pays depends on the threads' share of
+// L3 bandwidth: on 16 Xeon threads j3d7pt 128^3 ran 1.7x the plain path blocked
+// and 256^3 (268 MB of a 300 MB L3) 1.09x; on 2 threads of the same CPU family
+// j3d7pt 64x96x128 ran 0.51x (2026-11-27). Automatic then blocks only where it
+// measured that blocking pays (the call's steps permitting a timing run).
+constexpr double kResidentL3Share = 0.5;
+
+bool l3_resident(double bytes, const HostMachine& m) {
+  return bytes <= kResidentL3Share * static_cast<double>(m.l3_bytes);
+}
+const char* const kL3Reason = "the fields fit in L3 (blocked only where measured faster)";
 
 // Cells a tile of `t` cells along an axis of n cells loads with its halo h:
 // clipped at fixed sides, up to h beyond a periodic side (wrap-around cells),
@@ -69,14 +97,26 @@ long loaded_width(long n, long t, long h, int r, const Boundary (&side)[2]) {
   return std::min(n + beyond, t + 2 * h);
 }
 
+// Computed / owned cells of a cross-section tile over the `depth` stages of a
+// launch: stage k computes the owned tile widened by (depth - k) R per side
+// (the trapezoid of ebisu_host.hpp), within the loaded width.
+double cross_section_redundancy(long tf, long wf, long tm, long wm, bool has_mid, int depth, int r) {
+  double cells = 0;
+  for (int k = 1; k <= depth; ++k) {
+    const long keep = static_cast<long>(depth - k) * r;
+    cells += static_cast<double>(std::min(wf, tf + 2 * keep)) * (has_mid ? std::min(wm, tm + 2 * keep) : 1);
+  }
+  return cells / depth / (static_cast<double>(tf) * tm);
+}
+
 // Memory traffic per owned cell update. Plain path: every step reads the
 // state and each field and writes the state. Blocked: every `depth` steps a
-// work item reads its loaded cells (owned x redundancy) of the state and of
-// each field and writes its owned cells.
+// work item reads its loaded cells of the state and of each field and writes
+// its owned cells.
 void count_traffic(PlanHost& p, const StencilModel& s, int fields) {
   p.field_rings = fields;
   p.plain_bytes_per_update = (2.0 + fields) * s.scalar_bytes;
-  p.bytes_per_update = ((1.0 + fields) * p.redundancy + 1.0) * s.scalar_bytes / p.depth;
+  p.bytes_per_update = ((1.0 + fields) * p.loaded_per_owned + 1.0) * s.scalar_bytes / p.depth;
 }
 
 // 1-D: two buffers of a tile plus its halos and one tile per field in half of
@@ -95,7 +135,7 @@ PlanHost plan_line(const HostMachine& m, const StencilModel& s, long n, int step
   p.items = p.items_per_axis[0];
   const long w = loaded_width(n, tile, h, s.radius, edges.side[0]);
   p.ring_bytes = tiles * w * s.scalar_bytes;
-  p.redundancy = static_cast<double>(w) / tile;
+  p.redundancy = p.loaded_per_owned = static_cast<double>(w) / tile;
   count_traffic(p, s, fields);
   p.blocked = true;
   p.reason = forced ? "Backend::ebisu" : "model";
@@ -117,10 +157,24 @@ PlanHost plan_line(const HostMachine& m, const StencilModel& s, long n, int step
       p.blocked = false;
       p.worth_timing = p.redundancy <= kMaxTimedRedundancy;
       p.reason = "tiles too small for the halo";
+    } else if (l3_resident((2.0 + fields) * n * s.scalar_bytes, m)) {
+      p.blocked = false;
+      p.reason = kL3Reason;
     }
   }
   if (knobs.threads > 0) p.reason += "; threads knob ignored (one thread per work item)";
   return p;
+}
+
+// Runs of the slow axis (n0 cells) per cross-section tile, for `cross` tiles:
+// at least 4 items per thread, each run at least 8 halos long so the pipeline
+// fill stays small; down to 2 halos where that is what it takes to give every
+// thread an item. Returns the run length (cells).
+long slow_run_length(long n0, long cross, long h, int threads) {
+  const long want = std::max(1L, ceil_div(4L * threads, cross));
+  long runs = std::min(want, std::max(1L, n0 / std::max(1L, 8L * h)));
+  if (runs * cross < threads) runs = std::min(ceil_div(threads, cross), std::max(1L, n0 / std::max(1L, 2L * h)));
+  return ceil_div(n0, std::max(1L, runs));
 }
 
 }  // namespace
@@ -159,19 +213,27 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
     p.reason = "fewer than two steps";
     return p;
   }
-  int depth = knobs.temporal_depth > 0 ? knobs.temporal_depth : (s.rank <= 2 ? (r == 1 ? 8 : 4) : (r == 1 ? 4 : 2));
+  const bool depth_knob = knobs.temporal_depth > 0;
+  int depth = depth_knob ? knobs.temporal_depth : (s.rank <= 2 ? (r == 1 ? 8 : 4) : (r == 1 ? 8 : 4));
   depth = std::max(1, std::min(depth, std::max(1, steps)));
-  const long budget = static_cast<long>(kL2Share * m.l2_bytes);
 
   if (s.rank == 1) return plan_line(m, s, n[0], steps, depth, knobs, forced, edges, fields);
-  // Widest cross-section tile whose rings fit the budget, at the deepest depth
-  // that fits (a knob's depth is kept unless nothing fits).
-  for (; depth >= 1; --depth) {
-    const int h = depth * r;
+  const long budget = static_cast<long>((has_mid ? kL2Share3D : kL2Share) * m.l2_bytes);
+  // 2-D: the deepest depth (from the default down) whose rings fit, with the least redundant tile
+  // (a 2-D tile's halo is small beside its row). 3-D: every depth up to the default, each tile
+  // shape, the least predicted time (a deeper plan saves memory traffic and costs redundancy, which
+  // a compute-heavy stencil pays more for); a depth knob fixes the depth unless nothing fits.
+  // The streamed axis reads mirror ghosts in place (no extra rows); a periodic one wraps around.
+  const Boundary slow[2] = {edges.side[0][0] == Boundary::mirror ? Boundary::fixed : edges.side[0][0],
+                            edges.side[0][1] == Boundary::mirror ? Boundary::fixed : edges.side[0][1]};
+  const double compute_ns = kPointNs * s.points + kUpdateNs;
+  double best_cost = 0;
+  bool found = false;
+  for (int d = depth; d >= 1; --d) {
+    const int h = d * r;
     // The state's rings (2R+1 planes per stage, the output plane) and one ring
     // of (depth+1) R + 1 planes per read-only field (ebisu_host.hpp).
-    const long planes = static_cast<long>(depth) * (2 * r + 1) + 1 + static_cast<long>(fields) * ((depth + 1) * r + 1);
-    double best = 0;
+    const long planes = static_cast<long>(d) * (2 * r + 1) + 1 + static_cast<long>(fields) * ((d + 1) * r + 1);
     // Tile knobs (fast: tile_width, middle: tile_height) fix that extent.
     const long fixed_f = knobs.tile_width > 0 ? std::min<long>(n[2], knobs.tile_width) : 0;
     const long fixed_m = has_mid && knobs.tile_height > 0 ? std::min<long>(n[1], knobs.tile_height) : 0;
@@ -186,40 +248,48 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
         const bool last_resort = forced && (fixed_f > 0 || tf == std::min(32L, n[2])) &&
                                  (!has_mid || fixed_m > 0 || tm == std::min(8L, n[1]));
         if (bytes > budget && !last_resort) continue;
-        const double redundancy = static_cast<double>(wf * wm) / static_cast<double>(tf * tm);
-        // Prefer low redundancy, then bigger tiles (fewer items to fill).
-        const double score = 1.0 / redundancy + 1e-9 * static_cast<double>(tf * tm);
-        if (score > best) {
-          best = score;
+        const double redundancy = cross_section_redundancy(tf, wf, tm, wm, has_mid, d, r);
+        const double loaded = static_cast<double>(wf * wm) / static_cast<double>(tf * tm);
+        double cost;
+        if (has_mid) {
+          // The runs this tile shape needs: their pipeline fill along the slow axis.
+          const long cross = ceil_div(n[1], tm) * ceil_div(n[2], tf);
+          const long t0 = slow_run_length(n[0], cross, h, m.threads), rows = loaded_width(n[0], t0, h, r, slow);
+          const double row = static_cast<double>(tf) + static_cast<double>(d - 1) * r;  // mean computed row
+          const double computed = redundancy * cross_section_redundancy(t0, rows, 1, 1, false, d, r);
+          const double traffic = ((1.0 + fields) * loaded * rows / t0 + 1.0) * s.scalar_bytes / d;
+          cost = compute_ns * computed * (1.0 + kRowCells / row) + kMemoryNsPerByte * traffic;
+        } else {  // less redundancy first, then bigger tiles (fewer items to fill)
+          cost = redundancy - 1e-9 * static_cast<double>(tf * tm);
+        }
+        if (!found || cost < best_cost) {
+          found = true;
+          best_cost = cost;
+          depth = d;
           p.tile[1] = static_cast<int>(tm);
           p.tile[2] = static_cast<int>(tf);
           p.ring_bytes = bytes;
           p.redundancy = redundancy;
+          p.loaded_per_owned = loaded;
         }
       }
     }
-    if (best > 0) break;
+    if (found && (!has_mid || depth_knob)) break;
   }
-  depth = std::max(depth, 1);
+  if (!found) depth = 1;
   p.depth = depth;
   const int h = depth * r;
   p.items_per_axis[1] = static_cast<int>(ceil_div(n[1], p.tile[1]));
   p.items_per_axis[2] = static_cast<int>(ceil_div(n[2], p.tile[2]));
-  // Runs along the slow axis for parallelism (at least 4 items per thread),
-  // each at least 8 halos long so the pipeline fill stays small; down to 2
-  // halos where that is what it takes to give every thread an item.
+  // Runs along the slow axis for parallelism.
   const long cross = static_cast<long>(p.items_per_axis[1]) * p.items_per_axis[2];
-  const long want = std::max(1L, ceil_div(4L * m.threads, cross));
-  long runs = std::min(want, std::max(1L, n[0] / std::max(1L, 8L * h)));
-  if (runs * cross < m.threads) runs = std::min(ceil_div(m.threads, cross), std::max(1L, n[0] / std::max(1L, 2L * h)));
-  p.items_per_axis[0] = static_cast<int>(std::max(1L, runs));
-  p.tile[0] = static_cast<int>(ceil_div(n[0], p.items_per_axis[0]));
+  p.tile[0] = static_cast<int>(slow_run_length(n[0], cross, h, m.threads));
   p.items_per_axis[0] = static_cast<int>(ceil_div(n[0], p.tile[0]));
   p.items = p.items_per_axis[0] * p.items_per_axis[1] * p.items_per_axis[2];
-  // The streamed axis reads mirror ghosts in place (no extra rows); a periodic one wraps around.
-  const Boundary slow[2] = {edges.side[0][0] == Boundary::mirror ? Boundary::fixed : edges.side[0][0],
-                            edges.side[0][1] == Boundary::mirror ? Boundary::fixed : edges.side[0][1]};
-  p.redundancy *= static_cast<double>(loaded_width(n[0], p.tile[0], h, r, slow)) / p.tile[0];
+  const long run_rows = loaded_width(n[0], p.tile[0], h, r, slow);
+  p.loaded_per_owned *= static_cast<double>(run_rows) / p.tile[0];
+  // Stage k computes the run widened by (depth - k) R rows, within the loaded rows.
+  p.redundancy *= cross_section_redundancy(p.tile[0], run_rows, 1, 1, false, depth, r);
   count_traffic(p, s, fields);
 
   if (forced) {
@@ -238,6 +308,9 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
   } else if (p.redundancy > kMaxRedundancy) {
     p.worth_timing = p.redundancy <= kMaxTimedRedundancy;
     p.reason = "tiles too small for the halo (redundancy " + std::to_string(p.redundancy) + ")";
+  } else if (l3_resident((2.0 + fields) * static_cast<double>(n[0]) * n[1] * n[2] * s.scalar_bytes, m)) {
+    p.worth_timing = true;
+    p.reason = kL3Reason;
   } else {
     p.blocked = p.worth_timing = true;
     p.reason = "model";

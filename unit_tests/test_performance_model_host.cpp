@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace {
 
 using namespace EbisuKokkos;
@@ -49,12 +51,47 @@ TEST(PerformanceModelHost, PaperSizesBlockDeepInL2WithWorkForEveryThread) {
   const PlanHost q = plan(presets::j3d7pt(), m, 2560, 288, 384, 100);
   ASSERT_TRUE(q.blocked) << q.describe();
   expect_covers(q, 2560, 288, 384);
-  EXPECT_EQ(q.depth, 4);
-  EXPECT_LE(q.ring_bytes, m.l2_bytes / 2);
+  EXPECT_GE(q.depth, 4);
+  EXPECT_LE(q.ring_bytes, 3 * m.l2_bytes / 4);
   EXPECT_GE(q.items, m.threads);
   EXPECT_LT(q.redundancy, 1.5);
-  // Radius 2 blocks shallower.
+  EXPECT_LT(q.bytes_per_update, 16.0 / 3);
+  // Radius 2 blocks shallower; on 2 MB of L2 (the 16-core Xeon's) so does a compute-heavy
+  // box, whose redundant updates cost more than the memory traffic they save.
   EXPECT_LT(plan(presets::j3d13pt(), m, 2560, 288, 384, 100).depth, q.depth);
+  HostMachine big_l2 = m;
+  big_l2.l2_bytes = 2 << 20;
+  const PlanHost star = plan(presets::j3d7pt(), big_l2, 2560, 288, 384, 100);
+  const PlanHost box = plan(presets::j3d27pt(), big_l2, 2560, 288, 384, 100);
+  ASSERT_TRUE(star.blocked && box.blocked) << box.describe();
+  EXPECT_LT(box.depth, star.depth) << box.describe() << "\n" << star.describe();
+  EXPECT_LT(box.redundancy, star.redundancy);
+}
+
+// Stage k of a launch computes the owned box widened by (depth - k) R per side
+// (the trapezoid), not the whole loaded box: the plan's redundancy counts that.
+TEST(PerformanceModelHost, RedundancyCountsTheTrapezoid) {
+  HostMachine m = xeon(16);
+  m.l2_bytes = 2 << 20;
+  TuningKnobs k;
+  k.temporal_depth = 8;
+  k.tile_height = 64;
+  k.tile_width = 64;
+  const PlanHost p = plan(presets::j3d7pt(), m, 384, 384, 384, 100, true, k);
+  ASSERT_EQ(p.depth, 8);
+  ASSERT_EQ(p.tile[1], 64);
+  ASSERT_EQ(p.tile[2], 64);
+  double cross = 0, run = 0;
+  for (int stage = 1; stage <= 8; ++stage) {
+    const double w = 64 + 2 * (8 - stage);
+    cross += w * w / (64.0 * 64.0) / 8;
+    run += std::min(p.tile[0] + 2.0 * (8 - stage), p.tile[0] + 16.0) / p.tile[0] / 8;
+  }
+  EXPECT_NEAR(p.redundancy, cross * run, 1e-9) << p.describe();
+  // The loaded box (80 x 80 planes) is what each launch reads from memory.
+  EXPECT_NEAR(p.loaded_per_owned, 80.0 * 80.0 / (64.0 * 64.0) * (p.tile[0] + 16.0) / p.tile[0], 1e-9);
+  EXPECT_NEAR(p.bytes_per_update, (p.loaded_per_owned + 1.0) * 8.0 / 8, 1e-9);
+  EXPECT_LT(p.redundancy, p.loaded_per_owned);
 }
 
 TEST(PerformanceModelHost, LinesBlockInL2Tiles) {
@@ -90,13 +127,20 @@ TEST(PerformanceModelHost, KeepsThePlainPathWhereBlockingCannotPay) {
 TEST(PerformanceModelHost, RulesOfThumbLeaveTheChoiceToATimingRun) {
   HostMachine m = xeon(16);
   m.l2_bytes = 2 << 20;
-  // 128^3 j3d7pt on 16 threads of 2 MB: depth-4 tiles at redundancy ~1.7 (over the
-  // rule's 1.5; measured 1.7x the plain path on such a Xeon): not blocked, timed.
-  const PlanHost mid = plan(presets::j3d7pt(), m, 128, 128, 128, 100);
+  // 128^3 j3d7pt on 16 threads of 2 MB, depth 8 with 16-row tiles: redundancy ~1.6
+  // (over the rule's 1.5; such plans measured 1.7x the plain path on such a Xeon): not
+  // blocked, timed. The model's own plan stays within 1.5 there.
+  TuningKnobs narrow;
+  narrow.temporal_depth = 8;
+  narrow.tile_height = 16;
+  const PlanHost mid = plan(presets::j3d7pt(), m, 128, 128, 128, 100, false, narrow);
   EXPECT_FALSE(mid.blocked) << mid.describe();
   EXPECT_TRUE(mid.worth_timing) << mid.describe();
   EXPECT_GT(mid.redundancy, 1.5);
   EXPECT_LE(mid.redundancy, 2.0);
+  const PlanHost own = plan(presets::j3d7pt(), m, 128, 128, 128, 100);
+  EXPECT_TRUE(own.blocked && own.worth_timing) << own.describe();
+  EXPECT_LE(own.redundancy, 1.5);
   // Blocked by the model: also timed (a compute-bound box stencil may still lose).
   const PlanHost big = plan(presets::j3d27pt(), m, 256, 256, 256, 100);
   EXPECT_TRUE(big.blocked) << big.describe();
@@ -105,8 +149,16 @@ TEST(PerformanceModelHost, RulesOfThumbLeaveTheChoiceToATimingRun) {
   EXPECT_FALSE(plan(presets::j3d7pt(), m, 64, 64, 64, 100).worth_timing);     // fits in the L2 caches
   EXPECT_FALSE(plan(presets::j3d7pt(), m, 256, 256, 256, 1).worth_timing);    // one step
   EXPECT_FALSE(plan(presets::j1d3pt(), m, 1000, 1, 1, 100).worth_timing);     // a line that fits in cache
-  const PlanHost tiny = plan(presets::j3d7pt(), xeon(2), 64, 64, 64, 100);    // blocked on 2 x 1 MB
-  EXPECT_EQ(tiny.worth_timing, tiny.blocked);
+  // Beyond L2 but within half of L3 (4 MB of 32 MB): the plain sweep runs from L3, so
+  // the rules leave blocking to a timing run.
+  const PlanHost l3 = plan(presets::j3d7pt(), xeon(2), 64, 64, 64, 100);
+  EXPECT_FALSE(l3.blocked) << l3.describe();
+  EXPECT_TRUE(l3.worth_timing) << l3.describe();
+  EXPECT_NE(l3.describe().find("L3"), std::string::npos) << l3.describe();
+  HostMachine small_l3 = xeon(2);
+  small_l3.l3_bytes = 4 << 20;
+  const PlanHost dram = plan(presets::j3d7pt(), small_l3, 64, 64, 64, 100);
+  EXPECT_TRUE(dram.blocked && dram.worth_timing) << dram.describe();
   // Backend::ebisu runs its plan: nothing to time.
   EXPECT_FALSE(plan(presets::j3d7pt(), m, 128, 128, 128, 100, true).worth_timing);
 }
@@ -178,7 +230,7 @@ TEST(PerformanceModelHost, ReadOnlyFieldsAddRingsAndTraffic) {
   EXPECT_NE(two.describe().find("(2 read-only field rings)"), std::string::npos) << two.describe();
   EXPECT_DOUBLE_EQ(none.plain_bytes_per_update, 16.0);
   EXPECT_DOUBLE_EQ(two.plain_bytes_per_update, 32.0);
-  EXPECT_DOUBLE_EQ(two.bytes_per_update, (3.0 * two.redundancy + 1.0) * 8.0 / 4);
+  EXPECT_DOUBLE_EQ(two.bytes_per_update, (3.0 * two.loaded_per_owned + 1.0) * 8.0 / 4);
   // Without knobs the rings of many fields shrink the tile or the depth to stay within half of L2.
   const PlanHost free_none = choose_plan_host(m, s, n, 32, TuningKnobs{}, false);
   const PlanHost free_many = choose_plan_host(m, s, n, 32, TuningKnobs{}, false, BoundaryRules{}, 8);
@@ -186,11 +238,14 @@ TEST(PerformanceModelHost, ReadOnlyFieldsAddRingsAndTraffic) {
   EXPECT_LE(free_many.ring_bytes, m.l2_bytes / 2);
   EXPECT_LT(static_cast<long>(free_many.depth) * free_many.tile[2], static_cast<long>(free_none.depth) * free_none.tile[2]);
   // Fields count towards the data that fits in the L2 caches: 2 x 256^2 x 8 B
-  // buffers fit two 1 MB L2s, with three fields more they do not.
+  // buffers fit two 1 MB L2s (nothing to time), with three fields more they do
+  // not (they fit in L3: timed).
   const long mid[3] = {256, 1, 256};
-  EXPECT_FALSE(choose_plan_host(m, s, mid, 32, TuningKnobs{}, false).blocked);
+  const PlanHost alone = choose_plan_host(m, s, mid, 32, TuningKnobs{}, false);
+  EXPECT_FALSE(alone.blocked || alone.worth_timing) << alone.describe();
   const PlanHost three = choose_plan_host(m, s, mid, 32, TuningKnobs{}, false, BoundaryRules{}, 3);
-  EXPECT_TRUE(three.blocked) << three.describe();
+  EXPECT_TRUE(three.worth_timing) << three.describe();
+  EXPECT_NE(three.describe().find("L3"), std::string::npos) << three.describe();
   // 1-D: one more tile per field.
   const StencilModel line = stencil_model<decltype(presets::j1d3pt())>(8);
   const long n1[3] = {1L << 24, 1, 1};

@@ -50,6 +50,7 @@ struct PlanHost {
   double bytes_per_update = 0;        ///< memory traffic per owned cell update, blocked (state + fields)
   double plain_bytes_per_update = 0;  ///< the same for the plain per-step path
   double redundancy = 1;     ///< computed / owned cell updates
+  double loaded_per_owned = 1;  ///< cells a work item reads from memory per owned cell, per launch
   std::string boundaries;    ///< periodic / mirror sides in the plan's words (empty: a fixed frame)
   std::string describe() const;
 };

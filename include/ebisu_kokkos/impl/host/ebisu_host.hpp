@@ -246,29 +246,38 @@ struct BlockedSteps {
       }
       for (int k = 1; k <= d; ++k) {
         const long c = y - static_cast<long>(k) * R;
-        if (c < y0 || c >= y1) continue;
+        // The trapezoid: later stages read only cells within (d - k) R of the owned box, so stage k
+        // computes those and leaves the rest of its ring stale (3-D, depth 8, 64 x 64 tiles: 21%
+        // fewer updates than whole loaded planes). Where the loaded box is clipped (a fixed or
+        // mirror side) the range reaches the clipped edge at every stage.
+        const long keep = static_cast<long>(d - k) * R;
+        if (c < y0 || c >= y1 || c < s0 - keep) continue;
         Scalar* const prev = ring(k - 1);
         Scalar* const to = k < d ? slot(ring(k), c) : out;
         const Scalar* const same = slot(prev, c);
+        const long need_m0 = has_mid ? std::max(0L, m0 - keep - lm0) : 0, need_m1 = has_mid ? std::min(wm, m1 + keep - lm0) : 1;
+        const long need_f0 = std::max(0L, f0 - keep - lf0), need_f1 = std::min(wf, f1 + keep - lf0);
+        const long cf0 = std::max<long>(R, need_f0), cf1 = std::min<long>(wf - R, need_f1);  // cells computed
+        const std::size_t need_bytes = static_cast<std::size_t>(need_f1 - need_f0) * sizeof(Scalar);
         if (c < frame_lo || c >= frame_hi) {  // a frame row keeps its value
-          std::memcpy(to, same, static_cast<std::size_t>(plane) * sizeof(Scalar));
+          for (long m = need_m0; m < need_m1; ++m) std::memcpy(to + m * wf + need_f0, same + m * wf + need_f0, need_bytes);
         } else {
           const RowWindow<Scalar, R> w = window([&](long r) { return slot(prev, r); }, c);
           std::array<RowWindow<Scalar, R>, NF> fw;
           for (int i = 0; i < NF; ++i) fw[i] = window([&](long r) { return field_slot(i, r); }, c);
-          for (long m = 0; m < wm; ++m) {
+          for (long m = need_m0; m < need_m1; ++m) {
             Scalar* const t = to + m * wf;
             const Scalar* const s = same + m * wf;
-            if (m < rm || m >= wm - rm) {  // frame (or halo edge) cells keep their value
-              std::memcpy(t, s, static_cast<std::size_t>(wf) * sizeof(Scalar));
+            if (m < rm || m >= wm - rm) {  // frame cells keep their value
+              std::memcpy(t + need_f0, s + need_f0, need_bytes);
               continue;
             }
-            for (int f = 0; f < R && f < wf; ++f) t[f] = s[f];
-            for (long f = std::max<long>(R, wf - R); f < wf; ++f) t[f] = s[f];
+            for (long f = need_f0; f < std::min(cf0, need_f1); ++f) t[f] = s[f];
+            for (long f = std::max(cf1, need_f0); f < need_f1; ++f) t[f] = s[f];
             const long base = m * wf;
             const Eval e = eval;  // a local copy: a store to t could alias the member coefficients, re-read per cell
             EBISU_KOKKOS_VECTOR_LOOP
-            for (long f = R; f < wf - R; ++f)
+            for (long f = cf0; f < cf1; ++f)
               t[f] = evaluate_in_windows<Map>(e, w, fw, base + f, wf, std::make_index_sequence<NF>{});
           }
         }
