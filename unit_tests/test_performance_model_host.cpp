@@ -21,6 +21,12 @@ HostMachine xeon(int threads) {
   m.l3_bytes = 32 << 20;
   return m;
 }
+// The 16-core Xeon of the GPU machines: 2 MB of L2 per core.
+HostMachine xeon_2mb_l2(int threads) {
+  HostMachine m = xeon(threads);
+  m.l2_bytes = 2 << 20;
+  return m;
+}
 
 template <class Stencil>
 PlanHost plan(Stencil, const HostMachine& m, long n0, long n1, long n2, int steps, bool forced = false,
@@ -59,8 +65,7 @@ TEST(PerformanceModelHost, PaperSizesBlockDeepInL2WithWorkForEveryThread) {
   // Radius 2 blocks shallower; on 2 MB of L2 (the 16-core Xeon's) so does a compute-heavy
   // box, whose redundant updates cost more than the memory traffic they save.
   EXPECT_LT(plan(presets::j3d13pt(), m, 2560, 288, 384, 100).depth, q.depth);
-  HostMachine big_l2 = m;
-  big_l2.l2_bytes = 2 << 20;
+  const HostMachine big_l2 = xeon_2mb_l2(16);
   const PlanHost star = plan(presets::j3d7pt(), big_l2, 2560, 288, 384, 100);
   const PlanHost box = plan(presets::j3d27pt(), big_l2, 2560, 288, 384, 100);
   ASSERT_TRUE(star.blocked && box.blocked) << box.describe();
@@ -71,8 +76,7 @@ TEST(PerformanceModelHost, PaperSizesBlockDeepInL2WithWorkForEveryThread) {
 // Stage k of a launch computes the owned box widened by (depth - k) R per side
 // (the trapezoid), not the whole loaded box: the plan's redundancy counts that.
 TEST(PerformanceModelHost, RedundancyCountsTheTrapezoid) {
-  HostMachine m = xeon(16);
-  m.l2_bytes = 2 << 20;
+  const HostMachine m = xeon_2mb_l2(16);
   TuningKnobs k;
   k.temporal_depth = 8;
   k.tile_height = 64;
@@ -125,8 +129,7 @@ TEST(PerformanceModelHost, KeepsThePlainPathWhereBlockingCannotPay) {
 // only the rules of thumb (redundancy) decided, never those a hard limit
 // rules out (a cache-resident field, one step, too few work items).
 TEST(PerformanceModelHost, RulesOfThumbLeaveTheChoiceToATimingRun) {
-  HostMachine m = xeon(16);
-  m.l2_bytes = 2 << 20;
+  const HostMachine m = xeon_2mb_l2(16);
   // 128^3 j3d7pt on 16 threads of 2 MB, depth 8 with 16-row tiles: redundancy ~1.6
   // (over the rule's 1.5; such plans measured 1.7x the plain path on such a Xeon): not
   // blocked, timed. The model's own plan stays within 1.5 there.
