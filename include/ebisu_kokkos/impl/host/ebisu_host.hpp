@@ -522,6 +522,8 @@ inline constexpr bool host_blocking_supports =
 // Work of one timing run of the measured choice (cell updates): ~10-40 ms on
 // 2 to 16 cores, long enough to see past a run's fork and scheduling noise.
 constexpr double kHostMeasureUpdates = 4e7;
+// Candidates whose timings are within this factor of each other are timed again.
+constexpr double kCloseCall = 1.25;
 
 // Host execution spaces: Backend::ebisu runs the blocked path; automatic runs
 // it where the plan expects it to pay and the generic path otherwise. Where
@@ -599,14 +601,23 @@ struct EbisuBackend<ExecSpace, Stencil, ViewType,
     const StencilPolicy<ExecSpace> run_policy = policy.with_steps(timed_steps);
     const PlanHost timed_plan = Blocking::plan(run_policy, u, /*forced=*/true);
     Kokkos::Profiling::pushRegion("EbisuKokkos::measured_choice::" + label);
-    const std::vector<double> seconds =
-        time_candidates_on_copy(policy.space(), u, scratch, 2, [&](int i, const ViewType& a, const ViewType& b) {
-          if (i == 0) {
-            Blocking::run(label, run_policy, stencil, a, b, timed_plan, fields);
-          } else {
-            run_generic(label, run_policy, stencil, a, b, fields);
-          }
-        });
+    auto time_both = [&] {
+      return time_candidates_on_copy(policy.space(), u, scratch, 2, [&](int i, const ViewType& a, const ViewType& b) {
+        if (i == 0) {
+          Blocking::run(label, run_policy, stencil, a, b, timed_plan, fields);
+        } else {
+          run_generic(label, run_policy, stencil, a, b, fields);
+        }
+      });
+    };
+    std::vector<double> seconds = time_both();
+    // A close call gets two more rounds: on a shared 16-thread VM both timing rounds of the blocked
+    // j2d25pt 8640^2 plan once ran 20% slow (164.6 against 136.7 ms in another process) and the
+    // generic path won a choice that the blocked one wins by 1.2x.
+    if (seconds[0] < kCloseCall * seconds[1] && seconds[1] < kCloseCall * seconds[0]) {
+      const std::vector<double> again = time_both();
+      for (std::size_t i = 0; i < seconds.size(); ++i) seconds[i] = std::min(seconds[i], again[i]);
+    }
     Kokkos::Profiling::popRegion();
     choice.choice = seconds[0] < seconds[1];
     char buf[160];
