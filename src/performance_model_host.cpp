@@ -214,7 +214,7 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
     return p;
   }
   const bool depth_knob = knobs.temporal_depth > 0;
-  int depth = depth_knob ? knobs.temporal_depth : (s.rank <= 2 ? (r == 1 ? 8 : 4) : (r == 1 ? 8 : 4));
+  int depth = depth_knob ? knobs.temporal_depth : (r == 1 ? 8 : 4);  // 2-D: this depth; 3-D: the deepest tried
   depth = std::max(1, std::min(depth, std::max(1, steps)));
 
   if (s.rank == 1) return plan_line(m, s, n[0], steps, depth, knobs, forced, edges, fields);
