@@ -107,6 +107,68 @@ struct GrayScottStencil {
 
 struct Flat {};
 
+#if defined(_OPENMP)
+// The plain-C++ reference on host spaces (as openmp_loop_variant.hpp for one
+// field): raw pointers, the slow index (slow x middle in 3-D) over threads,
+// `#pragma omp simd` over the contiguous one, the buffers turned after each step.
+struct PointerAt {
+  long idx;
+  long stride[3];  // element strides of View indices 0, 1, 2
+  template <class P>
+  auto operator()(P p, int d0, int d1, int d2) const {
+    return p[idx + d0 * stride[0] + d1 * stride[1] + d2 * stride[2]];
+  }
+};
+template <class Physics, class View, int Outputs>
+struct OpenMPStateStep {
+  using Scalar = typename View::non_const_value_type;
+  static constexpr int rank = View::rank;
+  static constexpr bool left = std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft>;
+  Physics physics;
+  long n[3] = {1, 1, 1};       // slow, middle, fast extents
+  long along[3] = {0, 0, 0};   // their element strides (fast: 1)
+  long stride[3] = {0, 0, 0};  // View index strides
+
+  explicit OpenMPStateStep(const Physics& p, const View& v) : physics(p) {
+    const int slow = left ? rank - 1 : 0, fast = left ? 0 : rank - 1;
+    for (int a = 0; a < rank; ++a) stride[a] = static_cast<long>(v.stride(a));
+    n[0] = static_cast<long>(v.extent(slow));
+    along[0] = stride[slow];
+    if (rank == 3) {
+      n[1] = static_cast<long>(v.extent(1));
+      along[1] = stride[1];
+    }
+    n[2] = static_cast<long>(v.extent(fast));
+  }
+  void cell(const Scalar* a, const Scalar* b, Scalar* const (&out)[Outputs], long idx) const {
+    const auto r = physics.template update<Scalar>(PointerAt{idx, {stride[0], stride[1], stride[2]}}, a, b);
+    if constexpr (Outputs == 1) {
+      out[0][idx] = r;
+    } else {
+      for (int f = 0; f < Outputs; ++f) out[f][idx] = r[f];
+    }
+  }
+  void step(const Scalar* a, const Scalar* b, Scalar* const (&out)[Outputs]) const {
+    if constexpr (rank == 1) {
+      const long nf = n[0];
+#pragma omp parallel for simd schedule(static)
+      for (long k = 1; k < nf - 1; ++k) cell(a, b, out, k);
+    } else {
+      const long n0 = n[0], n1 = n[1], n2 = n[2], s0 = along[0], s1 = along[1];
+      const long m0 = rank == 3 ? 1 : 0, m1 = rank == 3 ? n1 - 1 : 1;
+#pragma omp parallel for collapse(2) schedule(static)
+      for (long i = 1; i < n0 - 1; ++i) {
+        for (long j = m0; j < m1; ++j) {
+          const long base = i * s0 + j * s1;
+#pragma omp simd
+          for (long k = 1; k < n2 - 1; ++k) cell(a, b, out, base + k);
+        }
+      }
+    }
+  }
+};
+#endif
+
 // One plain step over the interior: out[f] = physics(in...) (wave: in = (u, u_prev),
 // one output; Gray-Scott: in = (u, v), two outputs).
 template <class Physics, class View, int Outputs>
@@ -291,6 +353,40 @@ CaseResult run_case(const std::string& name, int flops, const Physics& physics, 
     v.output = [result] { return *result; };
     variants.push_back(v);
   }
+#if defined(_OPENMP)
+  if constexpr (std::is_same_v<typename View::memory_space, Kokkos::HostSpace>) {
+    Variant v;
+    v.name = "openmp-simd-loop";
+    v.family = "plain-kokkos";  // (the best plain variant of the row, Kokkos or not)
+    v.reset = reset;
+    v.run = [&, result] {
+      const OpenMPStateStep<Physics, View, Fields> loop(physics, buf[0]);
+      if constexpr (Fields == 1) {
+        Scalar *now = buf[0].data(), *prev = buf[1].data(), *next = buf[2].data();
+        for (int s = 0; s < steps; ++s) {
+          Scalar* const out[1] = {next};
+          loop.step(now, prev, out);
+          Scalar* const old = prev;
+          prev = now;
+          now = next;
+          next = old;
+        }
+        *result = now;
+      } else {
+        Scalar *u = buf[0].data(), *u_next = buf[1].data(), *w = buf[2].data(), *w_next = buf[3].data();
+        for (int s = 0; s < steps; ++s) {
+          Scalar* const out[2] = {u_next, w_next};
+          loop.step(u, w, out);
+          std::swap(u, u_next);
+          std::swap(w, w_next);
+        }
+        *result = w;
+      }
+    };
+    v.output = [result] { return *result; };
+    variants.push_back(v);
+  }
+#endif
   const size_t plain_count = variants.size();
   auto report = std::make_shared<EbisuKokkos::StencilReport>();
   struct Form {
@@ -301,7 +397,9 @@ CaseResult run_case(const std::string& name, int flops, const Physics& physics, 
   std::vector<Form> forms{{"parallel_stencil:generic", EbisuKokkos::Backend::generic, EbisuKokkos::Strategy::automatic},
                           {"parallel_stencil:automatic", EbisuKokkos::Backend::automatic, EbisuKokkos::Strategy::automatic}};
   using Ebisu = EbisuKokkos::Impl::EbisuBackend<Space, std::decay_t<decltype(stencil)>, View>;
-  if constexpr (EbisuKokkos::Impl::backend_takes_state<Ebisu>::value) {
+  if constexpr (EbisuKokkos::Impl::backend_takes_state<Ebisu>::value && EbisuKokkos::Impl::runs_on_host<Space>) {
+    forms.push_back({"parallel_stencil:ebisu", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::automatic});
+  } else if constexpr (EbisuKokkos::Impl::backend_takes_state<Ebisu>::value) {
     // (1-D: the segment kernel, whatever the strategy)
     forms.push_back({Rank == 1 ? "parallel_stencil:ebisu" : "parallel_stencil:ebisu-device", EbisuKokkos::Backend::ebisu,
                      Rank == 1 ? EbisuKokkos::Strategy::automatic : EbisuKokkos::Strategy::device_tiling});

@@ -109,24 +109,46 @@ double cross_section_redundancy(long tf, long wf, long tm, long wm, bool has_mid
   return cells / depth / (static_cast<double>(tf) * tm);
 }
 
-// Memory traffic per owned cell update. Plain path: every step reads the
-// state and each field and writes the state. Blocked: every `depth` steps a
-// work item reads its loaded cells of the state and of each field and writes
-// its owned cells.
-void count_traffic(PlanHost& p, const StencilModel& s, int fields) {
-  p.field_rings = fields;
-  p.plain_bytes_per_update = (2.0 + fields) * s.scalar_bytes;
-  p.bytes_per_update = ((1.0 + fields) * p.loaded_per_owned + 1.0) * s.scalar_bytes / p.depth;
+// What a call reads and writes besides its stencil: the state's fields and
+// time levels (state.hpp; one of one for a plain call) and the read-only fields.
+struct CallShape {
+  int fields;        // read-only
+  int state_fields;  // updated together
+  int levels;        // time levels per state field
+  int read() const { return state_fields * levels + fields; }      // Views a step reads
+  int buffers() const { return state_fields * (levels + 1) + fields; }  // Views of the call
+  double bytes(double cells, const StencilModel& s) const { return buffers() * cells * s.scalar_bytes; }
+};
+
+// Memory traffic per owned cell update. Plain path: every step reads every
+// level of every state field and each read-only field and writes each state
+// field. Blocked: every `depth` steps a work item reads its loaded cells of
+// those and writes its owned cells of the new levels.
+void count_traffic(PlanHost& p, const StencilModel& s, const CallShape& c) {
+  p.field_rings = c.fields;
+  p.plain_bytes_per_update = (c.read() + c.state_fields) * static_cast<double>(s.scalar_bytes);
+  const int stored = c.state_fields * std::min(c.levels, p.depth);
+  p.bytes_per_update = (c.read() * p.loaded_per_owned + stored) * s.scalar_bytes / p.depth;
 }
 
-// 1-D: two buffers of a tile plus its halos and one tile per field in half of
-// L2, at least 16 halos long, and at least 4 tiles per thread where the line allows.
+// Planes (rows in 2-D) a work item keeps (ebisu_host.hpp): per state field a
+// ring of (levels + 1) R + 1 for each input level but the newest and each
+// stage but the last, the last stage's output plane, and one ring of
+// (depth + 1) R + 1 per read-only field.
+long ring_planes(int d, int r, const CallShape& c) {
+  const long per_stage = static_cast<long>(c.levels + 1) * r + 1;
+  return c.state_fields * ((static_cast<long>(d) + c.levels - 1) * per_stage + 1) +
+         static_cast<long>(c.fields) * ((d + 1) * r + 1);
+}
+
+// 1-D: a ring of levels + 1 tiles per state field plus its halos and one tile
+// per read-only field in half of L2, at least 16 halos long, and at least 4 tiles per thread where the line allows.
 PlanHost plan_line(const HostMachine& m, const StencilModel& s, long n, int steps, int depth,
-                   const TuningKnobs& knobs, bool forced, const BoundaryRules& edges, int fields) {
+                   const TuningKnobs& knobs, bool forced, const BoundaryRules& edges, const CallShape& c) {
   PlanHost p;
   p.depth = depth;
   const long h = static_cast<long>(depth) * s.radius;
-  const long tiles = 2L + fields;
+  const long tiles = c.buffers();
   const long fit = std::max(1L, static_cast<long>(kL2Share * m.l2_bytes) / (tiles * s.scalar_bytes) - 2 * h);
   long tile = knobs.tile_width > 0 ? knobs.tile_width : std::min(fit, std::max(16 * h, ceil_div(n, 4L * m.threads)));
   tile = std::max(1L, std::min(tile, n));
@@ -136,7 +158,7 @@ PlanHost plan_line(const HostMachine& m, const StencilModel& s, long n, int step
   const long w = loaded_width(n, tile, h, s.radius, edges.side[0]);
   p.ring_bytes = tiles * w * s.scalar_bytes;
   p.redundancy = p.loaded_per_owned = static_cast<double>(w) / tile;
-  count_traffic(p, s, fields);
+  count_traffic(p, s, c);
   p.blocked = true;
   p.reason = forced ? "Backend::ebisu" : "model";
   if (!forced) {
@@ -144,7 +166,7 @@ PlanHost plan_line(const HostMachine& m, const StencilModel& s, long n, int step
     if (steps < 2) {
       p.blocked = p.worth_timing = false;
       p.reason = "fewer than two steps";
-    } else if (cache_resident((2.0 + fields) * n * s.scalar_bytes, m)) {
+    } else if (cache_resident(c.bytes(n, s), m)) {
       p.blocked = p.worth_timing = false;
       p.reason = "the field fits in the cores' L2 caches";
     } else if (p.items < m.threads) {
@@ -157,7 +179,7 @@ PlanHost plan_line(const HostMachine& m, const StencilModel& s, long n, int step
       p.blocked = false;
       p.worth_timing = p.redundancy <= kMaxTimedRedundancy;
       p.reason = "tiles too small for the halo";
-    } else if (l3_resident((2.0 + fields) * n * s.scalar_bytes, m)) {
+    } else if (l3_resident(c.bytes(n, s), m)) {
       p.blocked = false;
       p.reason = kL3Reason;
     }
@@ -204,9 +226,13 @@ std::string PlanHost::describe() const {
 }
 
 PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const long (&n)[3], int steps,
-                          const TuningKnobs& knobs, bool forced, const BoundaryRules& edges, int fields) {
+                          const TuningKnobs& knobs, bool forced, const BoundaryRules& edges, int fields,
+                          int state_fields, int state_levels) {
   PlanHost p;
   p.field_rings = fields;
+  p.state_fields = state_fields;
+  p.state_levels = state_levels;
+  const CallShape c{fields, std::max(1, state_fields), std::max(1, state_levels)};
   const int r = s.radius;
   const bool has_mid = s.rank == 3;
   if (steps < 2 && !forced) {
@@ -217,7 +243,12 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
   int depth = depth_knob ? knobs.temporal_depth : (r == 1 ? 8 : 4);  // 2-D: this depth; 3-D: the deepest tried
   depth = std::max(1, std::min(depth, std::max(1, steps)));
 
-  if (s.rank == 1) return plan_line(m, s, n[0], steps, depth, knobs, forced, edges, fields);
+  if (s.rank == 1) {
+    PlanHost line = plan_line(m, s, n[0], steps, depth, knobs, forced, edges, c);
+    line.state_fields = p.state_fields;
+    line.state_levels = p.state_levels;
+    return line;
+  }
   const long budget = static_cast<long>((has_mid ? kL2Share3D : kL2Share) * m.l2_bytes);
   // 2-D: the deepest depth (from the default down) whose rings fit, with the least redundant tile
   // (a 2-D tile's halo is small beside its row). 3-D: every depth up to the default, each tile
@@ -226,14 +257,12 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
   // The streamed axis reads mirror ghosts in place (no extra rows); a periodic one wraps around.
   const Boundary slow[2] = {edges.side[0][0] == Boundary::mirror ? Boundary::fixed : edges.side[0][0],
                             edges.side[0][1] == Boundary::mirror ? Boundary::fixed : edges.side[0][1]};
-  const double compute_ns = kPointNs * s.points + kUpdateNs;
+  const double compute_ns = (kPointNs * s.points + kUpdateNs) * c.state_fields;
   double best_cost = 0;
   bool found = false;
   for (int d = depth; d >= 1; --d) {
     const int h = d * r;
-    // The state's rings (2R+1 planes per stage, the output plane) and one ring
-    // of (depth+1) R + 1 planes per read-only field (ebisu_host.hpp).
-    const long planes = static_cast<long>(d) * (2 * r + 1) + 1 + static_cast<long>(fields) * ((d + 1) * r + 1);
+    const long planes = ring_planes(d, r, c);
     // Tile knobs (fast: tile_width, middle: tile_height) fix that extent.
     const long fixed_f = knobs.tile_width > 0 ? std::min<long>(n[2], knobs.tile_width) : 0;
     const long fixed_m = has_mid && knobs.tile_height > 0 ? std::min<long>(n[1], knobs.tile_height) : 0;
@@ -257,7 +286,8 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
           const long t0 = slow_run_length(n[0], cross, h, m.threads), rows = loaded_width(n[0], t0, h, r, slow);
           const double row = static_cast<double>(tf) + static_cast<double>(d - 1) * r;  // mean computed row
           const double computed = redundancy * cross_section_redundancy(t0, rows, 1, 1, false, d, r);
-          const double traffic = ((1.0 + fields) * loaded * rows / t0 + 1.0) * s.scalar_bytes / d;
+          const double traffic =
+              (c.read() * loaded * rows / t0 + c.state_fields * std::min(c.levels, d)) * s.scalar_bytes / d;
           cost = compute_ns * computed * (1.0 + kRowCells / row) + kMemoryNsPerByte * traffic;
         } else {  // less redundancy first, then bigger tiles (fewer items to fill)
           cost = redundancy - 1e-9 * static_cast<double>(tf * tm);
@@ -290,13 +320,13 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
   p.loaded_per_owned *= static_cast<double>(run_rows) / p.tile[0];
   // Stage k computes the run widened by (depth - k) R rows, within the loaded rows.
   p.redundancy *= cross_section_redundancy(p.tile[0], run_rows, 1, 1, false, depth, r);
-  count_traffic(p, s, fields);
+  count_traffic(p, s, c);
 
   if (forced) {
     p.blocked = true;
     p.reason = "Backend::ebisu";
     if (knobs.threads > 0) p.reason += "; threads knob ignored (one thread per work item)";
-  } else if (cache_resident((2.0 + fields) * static_cast<double>(n[0]) * n[1] * n[2] * s.scalar_bytes, m)) {
+  } else if (cache_resident(c.bytes(static_cast<double>(n[0]) * n[1] * n[2], s), m)) {
     // Both buffers and the read-only fields fit in the cores' L2 caches: the
     // plain sweep is not memory-bound, and blocking would only add its redundant work.
     p.reason = "the field fits in the cores' L2 caches";
@@ -308,7 +338,7 @@ PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const lon
   } else if (p.redundancy > kMaxRedundancy) {
     p.worth_timing = p.redundancy <= kMaxTimedRedundancy;
     p.reason = "tiles too small for the halo (redundancy " + std::to_string(p.redundancy) + ")";
-  } else if (l3_resident((2.0 + fields) * static_cast<double>(n[0]) * n[1] * n[2] * s.scalar_bytes, m)) {
+  } else if (l3_resident(c.bytes(static_cast<double>(n[0]) * n[1] * n[2], s), m)) {
     p.worth_timing = true;
     p.reason = kL3Reason;
   } else {

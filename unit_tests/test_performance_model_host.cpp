@@ -260,6 +260,52 @@ TEST(PerformanceModelHost, ReadOnlyFieldsAddRingsAndTraffic) {
   EXPECT_EQ(l1.field_rings, 1);
 }
 
+// Several state fields and time levels: each field keeps a ring per input level and per stage of
+// (levels + 1) R + 1 rows, reads every level and writes its new ones (ebisu_host.hpp).
+TEST(PerformanceModelHost, StateFieldsAndLevelsAddRingsAndTraffic) {
+  const HostMachine m = xeon(2);
+  const StencilModel s = stencil_model<decltype(presets::j2d5pt())>(8);
+  const long n[3] = {2048, 1, 2048};
+  TuningKnobs k;
+  k.temporal_depth = 4;
+  k.tile_width = 512;  // loaded width 520 cells
+  // The leapfrog wave: one field of two levels (rings of 3 R + 1 = 4 rows: input levels 0 and -1,
+  // stages 1 to 3, and the output row); Gray-Scott: two fields of one level (2 R + 1 = 3 rows).
+  const PlanHost wave = choose_plan_host(m, s, n, 32, k, false, BoundaryRules{}, 0, 1, 2);
+  const PlanHost gray_scott = choose_plan_host(m, s, n, 32, k, false, BoundaryRules{}, 0, 2, 1);
+  const PlanHost wave_fields = choose_plan_host(m, s, n, 32, k, false, BoundaryRules{}, 2, 1, 2);
+  ASSERT_TRUE(wave.blocked && gray_scott.blocked && wave_fields.blocked) << wave.describe();
+  EXPECT_EQ(wave.ring_bytes, (5 * 4 + 1) * 520 * 8);
+  EXPECT_EQ(gray_scott.ring_bytes, 2 * (4 * 3 + 1) * 520 * 8);
+  EXPECT_EQ(wave_fields.ring_bytes, (5 * 4 + 1 + 2 * (5 * 1 + 1)) * 520 * 8);
+  // Plain: read both levels (both fields), write the new one (both): 24 and 32 B per update.
+  EXPECT_DOUBLE_EQ(wave.plain_bytes_per_update, 24.0);
+  EXPECT_DOUBLE_EQ(gray_scott.plain_bytes_per_update, 32.0);
+  EXPECT_DOUBLE_EQ(wave_fields.plain_bytes_per_update, 40.0);
+  // Blocked: the loaded cells of every level once per launch, the new levels' owned cells.
+  EXPECT_DOUBLE_EQ(wave.bytes_per_update, (2.0 * wave.loaded_per_owned + 2.0) * 8.0 / 4);
+  EXPECT_DOUBLE_EQ(gray_scott.bytes_per_update, (2.0 * gray_scott.loaded_per_owned + 2.0) * 8.0 / 4);
+  // A launch of one step stores one level of the two.
+  TuningKnobs one = k;
+  one.temporal_depth = 1;
+  const PlanHost wave1 = choose_plan_host(m, s, n, 32, one, true, BoundaryRules{}, 0, 1, 2);
+  EXPECT_DOUBLE_EQ(wave1.bytes_per_update, (2.0 * wave1.loaded_per_owned + 1.0) * 8.0);
+  // All the state's buffers count towards what fits in L2: a 256^2 leapfrog's three buffers
+  // (1.5 MB) do not fit half of two 1 MB L2s, a single field's two do.
+  const long mid[3] = {256, 1, 256};
+  EXPECT_FALSE(choose_plan_host(m, s, mid, 32, TuningKnobs{}, false).worth_timing);
+  EXPECT_TRUE(choose_plan_host(m, s, mid, 32, TuningKnobs{}, false, BoundaryRules{}, 0, 1, 2).worth_timing);
+  // 1-D: a ring of levels + 1 tiles per field.
+  const StencilModel line = stencil_model<decltype(presets::j1d3pt())>(8);
+  const long n1[3] = {1L << 24, 1, 1};
+  TuningKnobs lk;
+  lk.tile_width = 4096;
+  lk.temporal_depth = 8;
+  const PlanHost l = choose_plan_host(m, line, n1, 32, lk, false, BoundaryRules{}, 0, 2, 2);
+  ASSERT_TRUE(l.blocked) << l.describe();
+  EXPECT_EQ(l.ring_bytes, 2 * 3 * (4096 + 16) * 8);
+}
+
 // At depth 1 blocking reads every loaded cell once per step: no traffic saved, the plain path is kept.
 TEST(PerformanceModelHost, DepthOneSavesNoTraffic) {
   const HostMachine m = xeon(2);

@@ -96,10 +96,12 @@ struct Mixed {
   KOKKOS_INLINE_FUNCTION Kokkos::Array<S, 2> operator()(const Neighbors<S, Rank, 2>& u, const Neighbors<S, Rank, 2>& u1,
                                                         const Neighbors<S, Rank, 2>& v, const Neighbors<S, Rank, 2>& v1,
                                                         const Neighbors<S, Rank, 2>& g, S h) const {
-    const AxisOffset a(0, 2), b(Rank - 1, -1), c(Rank - 1, 1), d(0, -1);
+    // Older levels also behind the cell along either layout's streamed axis (View index 0 or Rank - 1).
+    const AxisOffset a(0, 2), b(Rank - 1, -1), c(Rank - 1, 1), d(0, -1), e(0, -2), f(Rank - 1, -2);
     const S nu = S(0.375) * u(0, 0, 0) + S(0.25) * u1(a.d[0], a.d[1], a.d[2]) +
                  S(0.125) * v(b.d[0], b.d[1], b.d[2]) * g(c.d[0], c.d[1], c.d[2]) + S(0.0625) * h;
-    const S nv = S(0.5) * v1(0, 0, 0) + S(0.25) * u(c.d[0], c.d[1], c.d[2]) + S(0.125) * g(0, 0, 0) * v(d.d[0], d.d[1], d.d[2]);
+    const S nv = S(0.25) * v1(0, 0, 0) + S(0.125) * v1(e.d[0], e.d[1], e.d[2]) + S(0.125) * v1(f.d[0], f.d[1], f.d[2]) +
+                 S(0.25) * u(c.d[0], c.d[1], c.d[2]) + S(0.125) * g(0, 0, 0) * v(d.d[0], d.d[1], d.d[2]);
     return {nu, nv};
   }
 };
@@ -139,11 +141,13 @@ inline StateUpdate mixed_update(int rank) {
   return [rank](const std::vector<Reader>& st, const std::vector<Reader>& f) {
     const Reader &u = st.at(0), &u1 = st.at(1), &v = st.at(2), &v1 = st.at(3), &g = f.at(0), &h = f.at(1);
     const auto a = field_tests::axis_offset(0, 2), b = field_tests::axis_offset(rank - 1, -1),
-               c = field_tests::axis_offset(rank - 1, 1), d = field_tests::axis_offset(0, -1);
+               c = field_tests::axis_offset(rank - 1, 1), d = field_tests::axis_offset(0, -1),
+               e = field_tests::axis_offset(0, -2), f2 = field_tests::axis_offset(rank - 1, -2);
     return std::vector<long double>{
         0.375L * u(0, 0, 0) + 0.25L * u1(a[0], a[1], a[2]) + 0.125L * v(b[0], b[1], b[2]) * g(c[0], c[1], c[2]) +
             0.0625L * h(0, 0, 0),
-        0.5L * v1(0, 0, 0) + 0.25L * u(c[0], c[1], c[2]) + 0.125L * g(0, 0, 0) * v(d[0], d[1], d[2])};
+        0.25L * v1(0, 0, 0) + 0.125L * v1(e[0], e[1], e[2]) + 0.125L * v1(f2[0], f2[1], f2[2]) +
+            0.25L * u(c[0], c[1], c[2]) + 0.125L * g(0, 0, 0) * v(d[0], d[1], d[2])};
   };
 }
 
@@ -203,13 +207,18 @@ void run_state_case(const std::string& name, const Stencil& stencil, const State
     const auto ref = reference_run_state(init, field_init, rank, Stencil::radius, update, c.steps, c.edges);
     using Ebisu = EbisuKokkos::Impl::EbisuBackend<Space, Stencil, V>;
     constexpr bool kernels_take_state = EbisuKokkos::Impl::backend_takes_state<Ebisu>::value;
-    const auto run_with = [&](Backend backend, EbisuKokkos::Strategy strategy = EbisuKokkos::Strategy::automatic) {
+    constexpr bool host = EbisuKokkos::Impl::runs_on_host<Space>;
+    // knobs: temporal depth, tile width and height (0: the plan's).
+    const auto run_with = [&](Backend backend, EbisuKokkos::Strategy strategy = EbisuKokkos::Strategy::automatic,
+                              std::array<int, 3> knobs = {0, 0, 0}) {
       SCOPED_TRACE(std::string("run with backend ") + EbisuKokkos::to_string(backend) +
-                   (strategy == EbisuKokkos::Strategy::sm_tiling ? ", SM tiling forced" : ""));
+                   (strategy == EbisuKokkos::Strategy::sm_tiling ? ", SM tiling forced" : "") + " knobs " +
+                   std::to_string(knobs[0]) + "," + std::to_string(knobs[1]) + "," + std::to_string(knobs[2]));
       const std::vector<V> buffers = make_buffers<V, F, L>(init, c.n);
       auto state = make_state<V, F, L>(buffers, std::make_index_sequence<static_cast<std::size_t>(F * (L + 1))>{});
       EbisuKokkos::StencilPolicy<Space> policy(c.steps);
       policy.set_backend(backend).set_strategy(strategy).set_print_plan(std::getenv("EBISU_TEST_PRINT_PLAN") != nullptr);
+      policy.set_temporal_depth(knobs[0]).set_tile_width(knobs[1]).set_tile_height(knobs[2]);
       for (int a = 0; a < rank; ++a) {
         policy.set_boundary(a, EbisuKokkos::Side::low, to_boundary(c.edges[a][0]))
             .set_boundary(a, EbisuKokkos::Side::high, to_boundary(c.edges[a][1]));
@@ -243,6 +252,15 @@ void run_state_case(const std::string& name, const Stencil& stencil, const State
         if (backend == Backend::automatic && c.steps > 0) {
           EXPECT_NE(report.plan.find("several state fields / time levels"), std::string::npos) << report.plan;
         }
+      } else if (host && backend == Backend::ebisu && c.steps > 0) {
+        // The host blocked path, its launches of the depth knob (T need not be a multiple of it).
+        EXPECT_EQ(report.backend, Backend::ebisu) << report.plan;
+        EXPECT_NE(report.plan.find("host temporal blocking"), std::string::npos) << report.plan;
+        if (knobs[0] > 0) {
+          const int depth = std::min(knobs[0], c.steps);
+          EXPECT_EQ(report.temporal_depth, depth) << report.plan;
+          EXPECT_EQ(report.launches, (c.steps + depth - 1) / depth) << report.plan;
+        }
       } else if (backend == Backend::ebisu && c.steps > 0) {
         // 1-D: segment tiling (reported as SM tiling); 2-D and 3-D: SM or device tiling, SM tiling where
         // forced (in 3-D, where its windows and queues fit: else it says why not).
@@ -258,12 +276,19 @@ void run_state_case(const std::string& name, const Stencil& stencil, const State
     };
     const auto policy = run_with(c.backend);
     // Where the EBISU kernels run several fields or levels, every automatic
-    // case runs again with them forced (unless its sides are ones they refuse),
-    // and in 2-D and 3-D once more with SM tiling forced.
+    // case runs again with them forced (unless its sides are ones they refuse):
+    // on Cuda in 2-D and 3-D once more with SM tiling forced, on the host once
+    // more with depth 3 and narrow tiles (several work items whose halos overlap,
+    // the case for the level pool; in 3-D several across both axes).
     if (kernels_take_state && c.backend == Backend::automatic &&
         EbisuKokkos::Impl::boundary_refusal<Ebisu>(policy, stencil).empty()) {
       run_with(Backend::ebisu);
-      if (rank >= 2) run_with(Backend::ebisu, EbisuKokkos::Strategy::sm_tiling);
+      if constexpr (host) {
+        run_with(Backend::ebisu, EbisuKokkos::Strategy::automatic, rank == 3 ? std::array<int, 3>{3, 4, 3}
+                                                                              : std::array<int, 3>{3, 5, 0});
+      } else if (rank >= 2) {
+        run_with(Backend::ebisu, EbisuKokkos::Strategy::sm_tiling);
+      }
     }
   }
 }
@@ -568,8 +593,9 @@ TEST(TEST_CATEGORY, state_bad_input) {
   if constexpr (!EbisuKokkos::Impl::backend_takes_state<Ebisu>::value) {
     expect_rejected(EbisuKokkos::TimeLevels<V, 2>(u, u_prev, spare), 3, Backend::ebisu,
                     "several state fields or time levels");
-  } else {
-    // The EBISU kernels take the state, but not a mirror side for a functor not declared mirror symmetric.
+  } else if constexpr (!EbisuKokkos::Impl::runs_on_host<TEST_EXECSPACE>) {
+    // The CUDA kernels take the state, but not a mirror side for a functor not declared mirror
+    // symmetric (the host blocked path refills mirror ghosts after every stage: it takes any).
     EbisuKokkos::StencilPolicy<TEST_EXECSPACE> policy(3);
     policy.set_backend(Backend::ebisu).set_boundary(0, EbisuKokkos::Boundary::mirror);
     EbisuKokkos::TimeLevels<V, 2> state(u, u_prev, spare);

@@ -14,6 +14,9 @@
 // (wrap-around halos of H cells, mirror ghosts of R cells): `edges`.
 // Read-only fields (constant in time) add one ring each of (depth+1) R + 1
 // rows: read from memory once per launch like the state, kept in L2 with it.
+// Several state fields or time levels (state.hpp) multiply the state's rings:
+// each field keeps its input levels and its stages' outputs, (levels + 1) R + 1
+// rows each (a stage reads older levels from earlier stages' rings).
 // The machine's cache sizes and thread count are read at run time. Pure C++.
 
 #include <ebisu_kokkos/impl/performance_model.hpp>
@@ -47,6 +50,8 @@ struct PlanHost {
   int items_per_axis[3] = {1, 1, 1};
   long ring_bytes = 0;       ///< per work item (per thread), the field rings included
   int field_rings = 0;       ///< one per read-only field (a field tile in 1-D)
+  int state_fields = 1;      ///< state fields updated together (state.hpp)
+  int state_levels = 1;      ///< time levels of each
   double bytes_per_update = 0;        ///< memory traffic per owned cell update, blocked (state + fields)
   double plain_bytes_per_update = 0;  ///< the same for the plain per-step path
   double redundancy = 1;     ///< computed / owned cell updates
@@ -60,9 +65,11 @@ struct PlanHost {
 /// edges: the boundary rules in kernel axis order (a tile reaching a periodic side loads H
 /// wrap-around cells beyond it, one reaching a mirror side R ghost cells).
 /// fields: read-only fields of the call (each one more ring in L2 and one more read per update).
+/// state_fields, state_levels: the state's fields and time levels (each level one more ring set
+/// and one more read per update, each field one more write).
 PlanHost choose_plan_host(const HostMachine& m, const StencilModel& s, const long (&n)[3], int steps,
                           const TuningKnobs& knobs, bool forced, const BoundaryRules& edges = BoundaryRules{},
-                          int fields = 0);
+                          int fields = 0, int state_fields = 1, int state_levels = 1);
 
 }  // namespace Impl
 }  // namespace EbisuKokkos

@@ -36,7 +36,7 @@
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
 #include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
-#include <ebisu_kokkos/impl/cuda/level_pool.hpp>
+#include <ebisu_kokkos/impl/level_pool.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/performance_model_2d.hpp>
@@ -856,7 +856,7 @@ struct SmTiling2D {
       b.dst = b.state.out[0];
       b.dst_stride = stride;
     });
-    const int copies = pool.settle(policy.steps(), policy.space().cuda_stream());
+    const int copies = pool.settle(policy.steps(), policy.space());
     outcome.report.plan += pool.describe(copies);
     pool.release_after(policy.space());
     return outcome;

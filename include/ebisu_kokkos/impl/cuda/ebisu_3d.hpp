@@ -54,7 +54,7 @@
 #include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
 #include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
-#include <ebisu_kokkos/impl/cuda/level_pool.hpp>
+#include <ebisu_kokkos/impl/level_pool.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/performance_model_3d.hpp>
@@ -983,7 +983,7 @@ struct SmTiling3D {
       b.dst = b.state.out[0];
       b.from = b.to = ring[0];  // unpadded, one extent: every buffer's strides
     });
-    const int copies = pool.settle(policy.steps(), policy.space().cuda_stream());
+    const int copies = pool.settle(policy.steps(), policy.space());
     outcome.report.plan += pool.describe(copies);
     pool.release_after(policy.space());
     return outcome;

@@ -1,20 +1,18 @@
-#ifndef EBISU_KOKKOS_IMPL_CUDA_LEVEL_POOL_HPP
-#define EBISU_KOKKOS_IMPL_CUDA_LEVEL_POOL_HPP
+#ifndef EBISU_KOKKOS_IMPL_LEVEL_POOL_HPP
+#define EBISU_KOKKOS_IMPL_LEVEL_POOL_HPP
 
-// The buffers of an SM-tiling call on several state fields (state.hpp), shared
-// by the 2-D and 3-D kernels. A launch reads NL levels of every field and
-// writes up to NL new ones; its blocks overlap their halos, so a new level
-// must not land in a buffer that another block of the same launch may still
-// read. A field's ring has NL + 1 buffers: enough for one level, too few for
-// NL >= 2, so the pool borrows NL - 1 more per field for the call. Each launch
+// The buffers of a temporally blocked call on several state fields (state.hpp),
+// shared by the CUDA SM-tiling kernels (2-D, 3-D) and the host blocked path. A
+// launch reads NL levels of every field and writes up to NL new ones; its
+// blocks (work items on the host) overlap their halos, so a new level must not
+// land in a buffer that another block of the same launch may still read. A
+// field's ring has NL + 1 buffers: enough for one level, too few for NL >= 2,
+// so the pool borrows NL - 1 more per field for the call. Each launch
 // writes its new levels into slots no level of it reads; at the end the levels
 // are copied into the ring slots the caller's ring expects (at most 2 NL
 // copies of each field per call).
 
-#include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
-
 #include <Kokkos_Core.hpp>
-#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <array>
@@ -23,13 +21,12 @@
 
 namespace EbisuKokkos {
 namespace Impl {
-namespace Cuda {
 
 /// Why a pool cannot take these buffers (empty: it can): the kernels give every level one set of strides.
 template <class ViewType, std::size_t N>
 std::string level_pool_refusal(const std::array<ViewType, N>& ring) {
   for (const ViewType& v : ring) {
-    if (v.span() != v.size()) return "SM tiling runs several state fields only on unpadded Views";
+    if (v.span() != v.size()) return "the blocked kernels run several state fields only on unpadded Views";
   }
   return "";
 }
@@ -81,7 +78,8 @@ class LevelPool {
   /// (T - l). A misplaced level whose slot is free moves there; when every misplaced level's slot is
   /// held by another level, one holder is parked in a slot nobody holds or wants (one exists then:
   /// 2 NL slots, NL held, every wanted free slot taken). Returns the number of copies.
-  int settle(int steps, cudaStream_t stream) {
+  template <class ExecSpace>
+  int settle(int steps, const ExecSpace& space) {
     int want[NL];
     for (int l = 0; l < NL; ++l) want[l] = ((steps - l) % ring_slots + ring_slots) % ring_slots;
     auto holder = [&](int p) {
@@ -91,9 +89,7 @@ class LevelPool {
     };
     auto move = [&](int l, int to) {
       for (int f = 0; f < NS; ++f) {
-        EBISU_CUDA_CHECK(cudaMemcpyAsync(buffer(f, to), buffer(f, at_[l]), cells_ * sizeof(Scalar),
-                                         cudaMemcpyDeviceToDevice, stream),
-                         "state level copy");
+        Kokkos::deep_copy(space, Unmanaged(buffer(f, to), cells_), Unmanaged(buffer(f, at_[l]), cells_));
       }
       at_[l] = to;
     };
@@ -133,6 +129,7 @@ class LevelPool {
 
  private:
   using Borrowed = Kokkos::View<Scalar*, MemorySpace>;
+  using Unmanaged = Kokkos::View<Scalar*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   Scalar* buffer(int f, int p) const {
     return p < ring_slots ? ring_[f * ring_slots + p]
                           : borrowed_.data() + (static_cast<std::size_t>(f) * borrowed_per_field + (p - ring_slots)) * cells_;
@@ -144,7 +141,6 @@ class LevelPool {
   int at_[NL];  // the pool slot of level l (the same for every field)
 };
 
-}  // namespace Cuda
 }  // namespace Impl
 }  // namespace EbisuKokkos
 
