@@ -387,6 +387,12 @@ CaseResult run_case(const std::string& name, int flops, const Physics& physics, 
     variants.push_back(v);
   }
 #endif
+  // --plain-variants narrows the plain rows (the first one left is the reference of the others).
+  std::vector<Variant> selected;
+  for (const Variant& v : variants) {
+    if (plain_variant_selected(o, v.name)) selected.push_back(v);
+  }
+  if (!selected.empty()) variants = selected;
   const size_t plain_count = variants.size();
   auto report = std::make_shared<EbisuKokkos::StencilReport>();
   struct Form {

@@ -245,19 +245,21 @@ template <bool Right, class View>
 KOKKOS_FORCEINLINE_FUNCTION auto row_outputs(const View& v, int slow, int mid) {
   return row_cursor<Right>(v, slow, mid).base;
 }
+template <class Pointer, int NumFields>
+struct RowTargets {
+  Pointer row[NumFields];
+  // Straight-line stores: the row loop is the one to vectorise (a loop over the fields here was
+  // vectorised itself, as a 2-lane scatter).
+  template <class Values, std::size_t... K>
+  KOKKOS_FORCEINLINE_FUNCTION void store(int f, const Values& v, std::index_sequence<K...>) const {
+    ((row[K][f] = v[K]), ...);
+  }
+};
 template <bool Right, class View, int NumFields>
 KOKKOS_FORCEINLINE_FUNCTION auto row_outputs(const StateOutputs<View, NumFields>& out, int slow, int mid) {
-  Kokkos::Array<typename View::pointer_type, NumFields> to;
-  for (int k = 0; k < NumFields; ++k) to[k] = row_cursor<Right>(out.views[k], slow, mid).base;
+  RowTargets<typename View::pointer_type, NumFields> to;
+  for (int k = 0; k < NumFields; ++k) to.row[k] = row_cursor<Right>(out.views[k], slow, mid).base;
   return to;
-}
-template <class Scalar, class Value>
-KOKKOS_FORCEINLINE_FUNCTION void store_row_cell(Scalar* to, int f, const Value& value) {
-  to[f] = value;
-}
-template <class Scalar, std::size_t NumFields, class Values>
-KOKKOS_FORCEINLINE_FUNCTION void store_row_cell(const Kokkos::Array<Scalar*, NumFields>& to, int f, const Values& value) {
-  for (std::size_t k = 0; k < NumFields; ++k) to[k][f] = value[k];
 }
 
 template <class Evaluator, class InView, class OutView, bool Right, class Fields = NoFields,
@@ -286,8 +288,15 @@ struct RowStencilStep : Fields {
     // A local copy of the evaluator: its coefficients stay in registers (a store through `to` might
     // alias the functor's own doubles, so the compiler re-reads members after every store).
     const Evaluator e = eval;
-    EBISU_KOKKOS_VECTOR_LOOP
-    for (int f = lo_fast; f < hi_fast; ++f) store_row_cell(to, f, e(row_reads(from, f), row_reads(field[K], f)...));
+    const int f0 = lo_fast, f1 = hi_fast;
+    if constexpr (std::is_pointer_v<std::decay_t<decltype(to)>>) {
+      EBISU_KOKKOS_VECTOR_LOOP
+      for (int f = f0; f < f1; ++f) to[f] = e(row_reads(from, f), row_reads(field[K], f)...);
+    } else {
+      constexpr std::size_t outputs = sizeof(to.row) / sizeof(to.row[0]);
+      EBISU_KOKKOS_IVDEP_LOOP
+      for (int f = f0; f < f1; ++f) to.store(f, e(row_reads(from, f), row_reads(field[K], f)...), std::make_index_sequence<outputs>{});
+    }
   }
 };
 

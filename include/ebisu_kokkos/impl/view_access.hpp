@@ -18,6 +18,15 @@
 #else
 #define EBISU_KOKKOS_VECTOR_LOOP
 #endif
+// The same promise where GCC's `omp simd` fails: a row loop storing several
+// state fields' values (a Kokkos::Array from the functor) stayed scalar under
+// it in GCC 12 ("no vectype"), and vectorised under ivdep (the generic step of
+// Gray-Scott 3-D at 128^3 on 2 threads: 165 -> 79 ms).
+#if defined(__GNUC__) && !defined(__clang__)
+#define EBISU_KOKKOS_IVDEP_LOOP _Pragma("GCC ivdep")
+#else
+#define EBISU_KOKKOS_IVDEP_LOOP EBISU_KOKKOS_VECTOR_LOOP
+#endif
 
 namespace EbisuKokkos {
 namespace Impl {

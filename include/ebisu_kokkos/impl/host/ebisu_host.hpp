@@ -107,6 +107,13 @@ inline auto evaluate_in_windows(const Eval& eval, const RowWindow<Scalar, R>& st
   return eval(WindowAccessor<Map, Scalar, R>{state, idx, pitch}, WindowAccessor<Map, Scalar, R>{fields[K], idx, pitch}...);
 }
 
+// The new values of several state fields at cell i of their rows to[s]: straight-line stores (a
+// loop over the fields was vectorised itself, as a 2-lane scatter, and left the cell loop scalar).
+template <class Scalar, class Values, std::size_t... S>
+[[gnu::always_inline]] inline void store_fields(Scalar* const* to, long i, const Values& v, std::index_sequence<S...>) {
+  ((to[S][i] = v[S]), ...);
+}
+
 // Where the read-only fields are read from: cell 0 and the slow and middle
 // strides (kernel axis order, fast: 1) of each field's View.
 template <class Scalar, int NF>
@@ -202,8 +209,8 @@ struct BlockedSteps {
     if constexpr (NS == 1) {
       t[0][f] = evaluate_in_windows<Map>(e, w, fw, idx, pitch, std::make_index_sequence<NW>{});
     } else {
-      const auto v = evaluate_in_windows<Map>(e, w, fw, idx, pitch, std::make_index_sequence<NW>{});
-      for (int s = 0; s < NS; ++s) t[s][f] = v[s];
+      store_fields(t, f, evaluate_in_windows<Map>(e, w, fw, idx, pitch, std::make_index_sequence<NW>{}),
+                   std::make_index_sequence<NS>{});
     }
   }
 
@@ -440,11 +447,9 @@ struct BlockedSteps1D {
         EBISU_KOKKOS_VECTOR_LOOP
         for (long i = R; i < w - R; ++i) out[i] = evaluate_in_tiles(e, a, reads, i, std::make_index_sequence<NW>{});
       } else {
-        EBISU_KOKKOS_VECTOR_LOOP
-        for (long i = R; i < w - R; ++i) {
-          const auto v = evaluate_in_tiles(e, a, reads, i, std::make_index_sequence<NW>{});
-          for (int s = 0; s < NS; ++s) b[s][i] = v[s];
-        }
+        EBISU_KOKKOS_IVDEP_LOOP
+        for (long i = R; i < w - R; ++i)
+          store_fields(b, i, evaluate_in_tiles(e, a, reads, i, std::make_index_sequence<NW>{}), std::make_index_sequence<NS>{});
       }
       for (int s = 0; s < NS; ++s) {
         if (mirror) {  // this step's ghosts from the cells they reflect
