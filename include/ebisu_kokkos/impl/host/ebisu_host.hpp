@@ -65,6 +65,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <typeinfo>
@@ -715,13 +716,18 @@ struct EbisuBackend<ExecSpace, Stencil, ViewType,
       outcome.report.plan = "generic (" + outcome.report.plan + "; host blocking not used: " + refused + ")";
       return outcome;
     }
-    // Timing runs on a copy of every buffer: the caller's levels stay untouched.
+    // Timing runs on a copy of every buffer (the caller's levels stay untouched), allocated once for
+    // every round of the choice.
+    std::optional<Ring> copy_ring;
     const auto time_round = [&](const StencilPolicy<ExecSpace>& timed, const PlanHost& timed_plan) {
-      Ring copy = ring;
-      for (ViewType& b : copy.buffers) {
-        b = ViewType(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("EbisuKokkos::measured_choice")),
-                     u.layout());
+      if (!copy_ring) {
+        copy_ring = ring;
+        for (ViewType& b : copy_ring->buffers) {
+          b = ViewType(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("EbisuKokkos::measured_choice")),
+                       u.layout());
+        }
       }
+      Ring& copy = *copy_ring;
       std::vector<double> best(2, std::numeric_limits<double>::infinity());
       for (int round = 0; round < 2; ++round) {
         for (int i = 0; i < 2; ++i) {
