@@ -82,12 +82,28 @@ struct RowWindow {
   const Scalar* row[2 * R + 1];  // row[R + ds]: the plane at slow offset ds
 };
 
-// Neighbour reads of cell idx (m * pitch + f) of the current plane.
+// The rows around row m of the current plane: rows[R + ds][R + dm] is row m + dm of the plane at
+// slow offset ds (rank 2: only dm = 0). One pointer per row, indexed by the cell's column plus a
+// constant, lets the compiler address all (2R+1)^2 rows from a few registers with displacements
+// (with one pointer per neighbour it kept 27 bases on the stack for the 27-point box).
+template <class Scalar, int R>
+struct RowPointers {
+  const Scalar* rows[2 * R + 1][2 * R + 1];
+};
+
+template <class Scalar, int R>
+[[gnu::always_inline]] inline RowPointers<Scalar, R> rows_around(const RowWindow<Scalar, R>& w, long m, long pitch, int rm) {
+  RowPointers<Scalar, R> p{};
+  for (int ds = -R; ds <= R; ++ds)
+    for (int dm = -rm; dm <= rm; ++dm) p.rows[R + ds][R + dm] = w.row[R + ds] + (m + dm) * pitch;
+  return p;
+}
+
+// Neighbour reads of column f of the current row.
 template <class Map, class Scalar, int R>
 struct WindowAccessor {
-  const RowWindow<Scalar, R>& w;
-  long idx;
-  long pitch;
+  const RowPointers<Scalar, R>& p;
+  long f;
 
   template <int D0, int D1, int D2>
   KOKKOS_FORCEINLINE_FUNCTION Scalar get() const {
@@ -95,17 +111,17 @@ struct WindowAccessor {
     constexpr int dm = Map::template dm<D0, D1, D2>;
     constexpr int df = Map::template df<D0, D1, D2>;
     static_assert(ds >= -R && ds <= R, "EbisuKokkos: offset beyond the stencil radius");
-    return w.row[R + ds][idx + dm * pitch + df];
+    return p.rows[R + ds][R + dm][f + df];
   }
 };
 
-// The new value of cell idx (of every state field): field 0's newest level's
-// window, then one window per other state level and read-only field.
+// The new value of column f (of every state field): field 0's newest level's rows, then the rows
+// of every other state level and read-only field.
 template <class Map, class Scalar, int R, class Eval, std::size_t NW, std::size_t... K>
-inline auto evaluate_in_windows(const Eval& eval, const RowWindow<Scalar, R>& state,
-                                const std::array<RowWindow<Scalar, R>, NW>& fields, long idx, long pitch,
+[[gnu::always_inline]] inline auto evaluate_in_windows(const Eval& eval, const RowPointers<Scalar, R>& state,
+                                const std::array<RowPointers<Scalar, R>, NW>& fields, long f,
                                 std::index_sequence<K...>) {
-  return eval(WindowAccessor<Map, Scalar, R>{state, idx, pitch}, WindowAccessor<Map, Scalar, R>{fields[K], idx, pitch}...);
+  return eval(WindowAccessor<Map, Scalar, R>{state, f}, WindowAccessor<Map, Scalar, R>{fields[K], f}...);
 }
 
 // The new values of several state fields at cell i of their rows to[s]: straight-line stores (a
@@ -203,15 +219,14 @@ struct BlockedSteps {
     run_item(member.league_rank(), scratch);
   }
 
-  // The new value of every state field at cell f of its row t[s].
+  // The new value of every state field at column f of its row t[s].
   template <class Windows>
-  [[gnu::always_inline]] static inline void compute_cell(const Eval& e, const RowWindow<Scalar, R>& w, const Windows& fw, Scalar* const (&t)[NS],
-                           long idx, long pitch, long f) {
+  [[gnu::always_inline]] static inline void compute_cell(const Eval& e, const RowPointers<Scalar, R>& w, const Windows& fw,
+                                                         Scalar* const (&t)[NS], long f) {
     if constexpr (NS == 1) {
-      t[0][f] = evaluate_in_windows<Map>(e, w, fw, idx, pitch, std::make_index_sequence<NW>{});
+      t[0][f] = evaluate_in_windows<Map>(e, w, fw, f, std::make_index_sequence<NW>{});
     } else {
-      store_fields(t, f, evaluate_in_windows<Map>(e, w, fw, idx, pitch, std::make_index_sequence<NW>{}),
-                   std::make_index_sequence<NS>{});
+      store_fields(t, f, evaluate_in_windows<Map>(e, w, fw, f, std::make_index_sequence<NW>{}), std::make_index_sequence<NS>{});
     }
   }
 
@@ -327,10 +342,12 @@ struct BlockedSteps {
               for (long f = need_f0; f < std::min(cf0, need_f1); ++f) t[s][f] = p[f];
               for (long f = std::max(cf1, need_f0); f < need_f1; ++f) t[s][f] = p[f];
             }
-            const long base = m * wf;
+            const RowPointers<Scalar, R> rows = rows_around(w, m, wf, rm);
+            std::array<RowPointers<Scalar, R>, NW> field_rows;
+            for (std::size_t i = 0; i < NW; ++i) field_rows[i] = rows_around(fw[i], m, wf, rm);
             const Eval e = eval;  // a local copy: a store to t could alias the member coefficients, re-read per cell
             EBISU_KOKKOS_VECTOR_LOOP
-            for (long f = cf0; f < cf1; ++f) compute_cell(e, w, fw, t, base + f, wf, f);
+            for (long f = cf0; f < cf1; ++f) compute_cell(e, rows, field_rows, t, f);
           }
         }
         // Mirror ghosts of this stage from the cells they reflect: the ghost
