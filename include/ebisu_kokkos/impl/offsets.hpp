@@ -98,10 +98,11 @@ KOKKOS_FORCEINLINE_FUNCTION Scalar weighted_chains(const Coefficients& coef, con
           ...);
 }
 
-// Independent chains of a weighted sum on CPUs. One chain of 27 dependent FMAs (4 cycles each)
-// held the 27-point box at one vector of cells per ~100 cycles per loop iteration, the core's
-// out-of-order window overlapping only a few iterations; GPUs hide that latency with other warps,
-// and more chains would cost them registers, so device code keeps one.
+// Independent chains of a weighted sum on CPUs. As one chain, every vector iteration of the
+// 27-point box was a dependency chain of 27 FMAs (~108 cycles); split into four, the generic and
+// blocked host paths ran 1.3-1.4x faster on one Xeon thread (docs/perf-notes-host.md). GPUs hide
+// the latency with other warps, and more accumulators would cost registers in kernels that sit at
+// their cap, so device code keeps one chain.
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__SYCL_DEVICE_ONLY__)
 template <int N>
 inline constexpr int weighted_sum_chains = 1;

@@ -83,9 +83,10 @@ struct RowWindow {
 };
 
 // The rows around row m of the current plane: rows[R + ds][R + dm] is row m + dm of the plane at
-// slow offset ds (rank 2: only dm = 0). One pointer per row, indexed by the cell's column plus a
-// constant, lets the compiler address all (2R+1)^2 rows from a few registers with displacements
-// (with one pointer per neighbour it kept 27 bases on the stack for the 27-point box).
+// slow offset ds (rank 2: only dm = 0), formed once per row, so that a neighbour read in the cell
+// loop is a row pointer indexed by the column plus a constant. (GCC 12 still forms one base per
+// neighbour in the vector loop and, for the 27-point box, reloads most of them from the stack:
+// docs/perf-notes-host.md.)
 template <class Scalar, int R>
 struct RowPointers {
   const Scalar* rows[2 * R + 1][2 * R + 1];
