@@ -16,7 +16,7 @@
 # Re-running is cheap: each Kokkos build is cached under a key made of its
 # version, source, variant, architecture, C++ standard and patch hash.
 #
-# Usage: scripts/setup.sh [--cuda | --tsan] [--arch HOPPER90|AMPERE80|...] [--with-kernels]
+# Usage: scripts/setup.sh [--cuda | --tsan] [--arch HOPPER90|AMPERE80|...] [--with-kernels] [--portable]
 #                         [--kokkos-source DIR|TARBALL] [--cxx-std 17|20]
 #                         [--deps-only] [--build-dir DIR] [--target T]...
 #                         [-- CMAKE_ARGS...]
@@ -31,6 +31,9 @@
 #                    as one more (slow) plain baseline
 #   --cxx-std        C++ standard for Kokkos and the project (default: 20 for
 #                    Kokkos >= 4.6.99, i.e. develop and 5.x, else 17)
+#   --portable       the CPU build without -march=native (by default it is built
+#                    for this machine's vector units: the host paths' hand-vectorised
+#                    rows need AVX, and the compiler's loops gain from AVX-512)
 #   --target         build only this EbisuKokkos target (repeatable; default: all)
 #   -- CMAKE_ARGS    extra arguments for EbisuKokkos' cmake configure, e.g.
 #                    -DEbisuKokkos_ENABLE_BENCHMARKS=OFF
@@ -47,6 +50,7 @@ deps_only=0
 build_dir=""
 kokkos_source=""
 cxx_std=""
+portable=0
 project_args=()
 targets=()
 jobs=$(nproc)
@@ -60,6 +64,7 @@ while [ $# -gt 0 ]; do
     --no-kernels) with_kernels=0 ;;  # the default since KokkosKernels became opt-in
     --kokkos-source) kokkos_source=$2; shift ;;
     --cxx-std) cxx_std=$2; shift ;;
+    --portable) portable=1 ;;
     --deps-only) deps_only=1 ;;
     --build-dir) build_dir=$2; shift ;;
     --target) targets+=("$2"); shift ;;
@@ -277,6 +282,7 @@ elif [ "$variant" = tsan ]; then
 else
   build_dir=${build_dir:-$repo_dir/build}
   cfg=(-DCMAKE_CXX_COMPILER=g++ -DEbisuKokkos_ENABLE_MPI=ON)
+  [ "$portable" = 0 ] && cfg+=(-DCMAKE_CXX_FLAGS=-march=native)
 fi
 log "configuring and building EbisuKokkos in $build_dir"
 cmake -S "$repo_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \

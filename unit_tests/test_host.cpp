@@ -2,6 +2,9 @@
 #include <ebisu_kokkos/ebisu_kokkos.hpp>
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 #include "support/reference.hpp"
 
 namespace {
@@ -54,4 +57,86 @@ TEST(host, version_and_configuration) {
   std::ostringstream out;
   EbisuKokkos::print_configuration(out);
   EXPECT_NE(out.str().find("Kokkos"), std::string::npos);
+}
+
+// The host paths' hand-vectorised rows (impl/host/linear_rows.hpp) against a long-double sum, for
+// every row [f0, f1) of a short window: vectors that overlap at the end, rows shorter than two
+// vectors, and rows whose neighbour rows are their own allocations of exactly [f0 - R, f1 + R)
+// (a read outside would be out of bounds). Cells outside [f0, f1) must keep their values.
+namespace {
+
+#if EBISU_KOKKOS_HOST_ROW_VECTORS
+// Offsets beyond the star and the box: some rows read only before, some only after the cell.
+struct LopsidedShape {
+  static constexpr bool contains(int d0, int d1, int d2) {
+    return (d0 == 0 && d2 == 0) || (d0 == -1 && d1 >= 0) || (d0 == 1 && d1 <= 0 && d2 == 0);
+  }
+};
+
+template <class Map, int Rank, int R, class Shape, class Scalar>
+void check_linear_rows(const char* name) {
+  using Points = EbisuKokkos::Impl::ShapePoints<Rank, R, Shape>;
+  constexpr int side = 2 * R + 1;
+  constexpr long length = 75;
+  std::vector<Scalar> coef(Points::size);
+  for (int k = 0; k < Points::size; ++k) coef[k] = static_cast<Scalar>(0.1 + 0.37 * k - 0.02 * k * k);
+  std::vector<Scalar> full(side * side * length);
+  for (std::size_t i = 0; i < full.size(); ++i) full[i] = static_cast<Scalar>(std::sin(0.7 * static_cast<double>(i)));
+  auto full_row = [&](int q) { return full.data() + q * length; };
+  const Scalar sentinel = static_cast<Scalar>(-12345);
+  int failures = 0;
+  for (long f0 = R; f0 < 40; f0 += 3) {
+    for (long f1 = f0 + 1; f1 <= length - R; ++f1) {
+      std::vector<std::vector<Scalar>> own(side * side);
+      const Scalar* rows[side][side];
+      for (int q = 0; q < side * side; ++q) {
+        own[q].assign(full_row(q) + f0 - R, full_row(q) + f1 + R);
+        rows[q / side][q % side] = own[q].data() - (f0 - R);
+      }
+      std::vector<Scalar> out(length, sentinel);
+      bool short_row = false;
+      EbisuKokkos::Impl::Host::linear_row<Map, Points, R>(coef, rows, out.data(), f0, f1, [&](long, long) { short_row = true; });
+      if (short_row) continue;  // left to the caller's loop
+      for (long f = 0; f < length; ++f) {
+        long double want = 0;
+        for (int k = 0; k < Points::size; ++k) {
+          const int d[3] = {Points::offset(k, 0), Points::offset(k, 1), Points::offset(k, 2)};
+          const int ds = d[Map::view_index(0)], dm = Rank == 3 ? d[1] : 0, df = d[Map::view_index(2)];
+          want += static_cast<long double>(coef[k]) * full_row((R + ds) * side + R + dm)[f + df];
+        }
+        const bool inside = f >= f0 && f < f1;
+        const long double got = out[f];
+        const bool ok = inside ? std::fabs(static_cast<double>(got - want)) <=
+                                     (sizeof(Scalar) == 4 ? 1e-5 : 1e-13) * (1.0 + std::fabs(static_cast<double>(want)))
+                               : out[f] == sentinel;
+        if (!ok && failures++ < 5) {
+          ADD_FAILURE() << name << ": row [" << f0 << ", " << f1 << ") cell " << f << " got " << static_cast<double>(got)
+                        << (inside ? " want " : " (outside the row) want it untouched, ") << static_cast<double>(want);
+        }
+      }
+    }
+  }
+}
+#endif
+
+}  // namespace
+
+TEST(host, linear_rows_match_a_long_double_sum) {
+#if EBISU_KOKKOS_HOST_ROW_VECTORS
+  using EbisuKokkos::Impl::AxisMap;
+  check_linear_rows<AxisMap<3, true>, 3, 1, EbisuKokkos::BoxShape, double>("box 3-D");
+  check_linear_rows<AxisMap<3, false>, 3, 1, EbisuKokkos::BoxShape, double>("box 3-D LayoutLeft");
+  check_linear_rows<AxisMap<3, true>, 3, 1, EbisuKokkos::NoCornerShape, double>("poisson shape");
+  check_linear_rows<AxisMap<2, true>, 2, 2, EbisuKokkos::BoxShape, float>("box 2-D radius 2, float");
+  check_linear_rows<AxisMap<2, false>, 2, 2, EbisuKokkos::BoxShape, double>("box 2-D radius 2, LayoutLeft");
+  check_linear_rows<AxisMap<3, true>, 3, 1, LopsidedShape, double>("lopsided 3-D");
+  check_linear_rows<AxisMap<2, true>, 2, 2, EbisuKokkos::StarShape, float>("star 2-D radius 2, float");
+  // Which stencils the blocked stage gives them: at least two points per row read.
+  EXPECT_TRUE((EbisuKokkos::Impl::Host::kLinearRowsPay<AxisMap<3, true>, decltype(EbisuKokkos::presets::j3d27pt())::points, 1>));
+  EXPECT_TRUE((EbisuKokkos::Impl::Host::kLinearRowsPay<AxisMap<3, true>, decltype(EbisuKokkos::presets::poisson())::points, 1>));
+  EXPECT_FALSE((EbisuKokkos::Impl::Host::kLinearRowsPay<AxisMap<3, true>, decltype(EbisuKokkos::presets::j3d7pt())::points, 1>));
+  EXPECT_FALSE((EbisuKokkos::Impl::Host::kLinearRowsPay<AxisMap<2, true>, decltype(EbisuKokkos::presets::j2d5pt())::points, 1>));
+#else
+  GTEST_SKIP() << "built without the host row vectors (needs AVX and GCC 12+ or Clang, not nvcc)";
+#endif
 }

@@ -51,6 +51,7 @@
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/generic_backend.hpp>
+#include <ebisu_kokkos/impl/host/linear_rows.hpp>
 #include <ebisu_kokkos/impl/level_pool.hpp>
 #include <ebisu_kokkos/impl/measured_choice.hpp>
 #include <ebisu_kokkos/impl/performance_model_host.hpp>
@@ -347,8 +348,18 @@ struct BlockedSteps {
             std::array<RowPointers<Scalar, R>, NW> field_rows;
             for (std::size_t i = 0; i < NW; ++i) field_rows[i] = rows_around(fw[i], m, wf, rm);
             const Eval e = eval;  // a local copy: a store to t could alias the member coefficients, re-read per cell
-            EBISU_KOKKOS_VECTOR_LOOP
-            for (long f = cf0; f < cf1; ++f) compute_cell(e, rows, field_rows, t, f);
+            const auto cells = [&](long a, long b) {
+              EBISU_KOKKOS_VECTOR_LOOP
+              for (long f = a; f < b; ++f) compute_cell(e, rows, field_rows, t, f);
+            };
+#if EBISU_KOKKOS_HOST_ROW_VECTORS
+            if constexpr (NS == 1 && NW == 0 && CarriedRowsPay<Map, R, Eval>::value) {
+              linear_row<Map, typename Eval::linear_points, R>(e.coefficients, rows.rows, t[0], cf0, cf1, cells);
+            } else
+#endif
+            {
+              cells(cf0, cf1);
+            }
           }
         }
         // Mirror ghosts of this stage from the cells they reflect: the ghost
