@@ -158,9 +158,8 @@ class LinearStencil {
   template <class Scalar>
   struct Evaluator {
     Kokkos::Array<Scalar, num_points> coefficients;
-    // What the host backends' hand-vectorised rows (impl/host/linear_rows.hpp) need to know.
+    // The points, for the host blocked stage's hand-vectorised rows (impl/host/linear_rows.hpp).
     using linear_points = points;
-    static constexpr int linear_radius = Radius;
 
     // (Field accessors only reach here when bind's static_assert has already failed.)
     template <class Accessor, class... FieldAccessors>
