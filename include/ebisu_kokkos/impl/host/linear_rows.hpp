@@ -107,7 +107,8 @@ struct LinearRowVectors {
   static constexpr int W = RowVector<Scalar>::lanes;
   static constexpr int NQ = (2 * R + 1) * (2 * R + 1);
   static constexpr int N = Points::size;
-  // The chains of weighted_sum, in the same order: a cell gets the same value from the scalar loop.
+  // The chains and summation order of weighted_sum, so that a cell differs from the scalar loop
+  // only where the compiler fuses multiply-adds differently (1-2 ulps with FMA units).
   static constexpr int C = weighted_sum_chains<N>;
   using Rows = RowsOfPoints<Map, Points, R>;
   static_assert(R <= W, "EbisuKokkos: the row vectors are narrower than the stencil radius");
