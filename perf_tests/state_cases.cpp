@@ -399,6 +399,7 @@ CaseResult run_case(const std::string& name, int flops, const Physics& physics, 
     std::string name;
     EbisuKokkos::Backend backend;
     EbisuKokkos::Strategy strategy;
+    int depth = 0;  // 0: the plan's
   };
   std::vector<Form> forms{{"parallel_stencil:generic", EbisuKokkos::Backend::generic, EbisuKokkos::Strategy::automatic},
                           {"parallel_stencil:automatic", EbisuKokkos::Backend::automatic, EbisuKokkos::Strategy::automatic}};
@@ -411,6 +412,10 @@ CaseResult run_case(const std::string& name, int flops, const Physics& physics, 
                      Rank == 1 ? EbisuKokkos::Strategy::automatic : EbisuKokkos::Strategy::device_tiling});
     if (Rank >= 2) forms.push_back({"parallel_stencil:ebisu-sm", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling});
   }
+  // --ebisu-depths: Backend::ebisu at forced depths (the strategy the plan picks for them).
+  for (int d : o.ebisu_depths) {
+    forms.push_back({"ebisu-d" + std::to_string(d), EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::automatic, d});
+  }
   for (const Form& form : forms) {
     Variant v;
     v.name = form.name;
@@ -419,6 +424,7 @@ CaseResult run_case(const std::string& name, int flops, const Physics& physics, 
     v.run = [&, form, report, result] {
       EbisuKokkos::StencilPolicy<Space> policy(steps);
       policy.set_backend(form.backend).set_strategy(form.strategy);
+      if (form.depth > 0) policy.set_temporal_depth(form.depth);
       if constexpr (Fields == 1) {
         EbisuKokkos::TimeLevels<View, 2> state(buf[0], buf[1], buf[2]);
         *report = EbisuKokkos::parallel_stencil(name, policy, stencil, state);
