@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <vector>
 
 namespace EbisuKokkos {
 namespace Impl {
@@ -60,6 +62,64 @@ double StencilModel::smem_accesses_per_cell() const {
   const int centre_column = 2 * radius + 1;
   const int off_column = box_like ? points - centre_column : 2 * radius * (rank - 1);
   return 1.0 + off_column;
+}
+
+LaunchSplit split_launches(int steps, int main_depth, unsigned usable_depths,
+                           const std::function<double(int)>& seconds_of, double odd_count_seconds) {
+  constexpr int kMaxTail = 4;
+  constexpr int kMaxDepth = 31;
+  LaunchSplit best;
+  if (steps <= 0 || main_depth < 1) return best;
+  std::vector<double> seconds(kMaxDepth + 1, 0.0);
+  const auto usable = [&](int d) { return d >= 1 && d <= kMaxDepth && ((usable_depths >> d) & 1u) != 0; };
+  const auto launch_seconds = [&](int d) {
+    if (seconds[d] == 0.0) seconds[d] = seconds_of(d);
+    return seconds[d];
+  };
+  const int full = steps / main_depth;
+  const int rem = steps % main_depth;
+  bool found = false;
+  std::vector<int> tail;
+  // Tails of non-increasing depths, so every multiset is seen once, deepest first.
+  std::function<void(int, int, int, double)> extend = [&](int left, int largest, int kept, double secs) {
+    if (left == 0) {
+      const int launches = kept + static_cast<int>(tail.size());
+      const double total = secs + (launches % 2 == 1 ? odd_count_seconds : 0.0);
+      // Strictly better by a margin: among equal splits the first seen (fewest main launches given
+      // back, deepest tail) stays, so the usual greedy split wins every tie.
+      if (!found || total < best.seconds * (1 - 1e-9)) {
+        found = true;
+        best.main_launches = kept;
+        best.tail = tail;
+        best.seconds = total;
+      }
+      return;
+    }
+    if (static_cast<int>(tail.size()) == kMaxTail) return;
+    for (int d = std::min(left, largest); d >= 1; --d) {
+      if (!usable(d)) continue;
+      tail.push_back(d);
+      extend(left - d, d, kept, secs + launch_seconds(d));
+      tail.pop_back();
+    }
+  };
+  for (int back = 0; back <= std::min(2, full); ++back) {
+    const int kept = full - back;
+    extend(rem + back * main_depth, kMaxDepth, kept, kept * launch_seconds(main_depth));
+  }
+  if (!found) {  // no tail of at most kMaxTail usable launches: the deepest usable first, as far as it goes
+    best.main_launches = full;
+    best.seconds = full * launch_seconds(main_depth);
+    for (int left = rem; left > 0;) {
+      int d = left;
+      while (d > 1 && !usable(d)) --d;
+      best.tail.push_back(d);
+      best.seconds += launch_seconds(d);
+      left -= d;
+    }
+    if (best.launches() % 2 == 1) best.seconds += odd_count_seconds;
+  }
+  return best;
 }
 
 }  // namespace Impl

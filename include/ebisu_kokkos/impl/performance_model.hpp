@@ -7,7 +7,9 @@
 // (device tiling). It chooses temporal depth and tile sizes. Plain C++ with no
 // CUDA dependency, so it is unit-tested on any machine.
 
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace EbisuKokkos {
 namespace Impl {
@@ -60,6 +62,26 @@ double generic_step_seconds(double memory_seconds, int rank, bool graph_replayed
 /// fitted to the plain per-step variants on an H200 (docs/perf-notes-device-tiling.md).
 double predict_generic_seconds_2d(const DeviceModel& device, const StencilModel& stencil, long n_slow,
                                   long n_fast, int steps);
+
+/// How a call's steps split into launches: `main_launches` of the main depth,
+/// then the launches of `tail`, deepest first.
+struct LaunchSplit {
+  int main_launches = 0;
+  std::vector<int> tail;
+  double seconds = 0;  ///< predicted, the odd-count penalty included
+  int launches() const { return main_launches + static_cast<int>(tail.size()); }
+};
+
+/// The split of `steps` with the least predicted time: launches of
+/// `main_depth`, and a tail of at most four launches of usable depths (bit d of
+/// `usable_depths`) covering the remainder and up to two main launches given
+/// back. An odd number of launches leaves a (u, scratch) call's result in the
+/// scratch View, so an odd split also pays `odd_count_seconds` (the copy
+/// back); e.g. 100 steps at depth 8 with depths {1, 2, 4, 8, 10}: 10 x 8 +
+/// 10 + 10 (12 launches) instead of 12 x 8 + 4 (13). `seconds_of(d)`: one
+/// launch of depth d. main_depth must be usable.
+LaunchSplit split_launches(int steps, int main_depth, unsigned usable_depths,
+                           const std::function<double(int)>& seconds_of, double odd_count_seconds);
 
 template <class Stencil>
 StencilModel stencil_model(int scalar_bytes) {

@@ -794,15 +794,47 @@ struct SmTiling2D {
     }
     plan.main = choose_plan_2d(dev, sm, ns, nf, steps, knobs, lim);
     const int depth = plan.main.depth;
-    plan.full_launches = steps / depth;
-    // The remainder as a few launches of compiled depths (largest first).
-    for (int rem = steps % depth; rem > 0;) {
-      int d = rem;
-      while (d > 1 && !((usable_depths >> d) & 1u)) --d;
-      TuningKnobs rk = knobs;
-      rk.temporal_depth = d;
-      plan.remainder.push_back(choose_plan_2d(dev, sm, ns, nf, d, rk, lim));
-      rem -= plan.remainder.back().depth;
+    // One launch's plan per depth; the steps split into launches of the main depth and a short tail
+    // (split_launches), which may give main launches back for an even count: an odd one leaves a
+    // (u, scratch) call's result in scratch, and the copy back costs a pass over the field (j2d5pt at
+    // 8352^2, 100 steps: 12 x 8 + 4 became 10 x 8 + 10 + 10). A forced depth keeps the tail at or below it.
+    Plan2D of_depth[32];
+    bool planned[32] = {};
+    const auto plan_of = [&](int d) -> const Plan2D& {
+      if (!planned[d]) {
+        planned[d] = true;
+        TuningKnobs rk = knobs;
+        rk.temporal_depth = d;
+        of_depth[d] = d == depth ? plan.main : choose_plan_2d(dev, sm, ns, nf, d, rk, lim);
+      }
+      return of_depth[d];
+    };
+    unsigned splittable = 0;
+    for (int d = 1; d <= max_depth && d < 32; ++d) {
+      if (((usable_depths >> d) & 1u) == 0 || (knobs.temporal_depth > 0 && d > depth)) continue;
+      const Plan2D& p = plan_of(d);
+      if (p.depth == d && p.predicted_seconds > 0) splittable |= 1u << d;
+    }
+    splittable |= 1u << depth;
+    const double copy_back_seconds =
+        NQ == 1 ? 2.0 * ns * nf * static_cast<double>(sizeof(Scalar)) / (dev.dram_bandwidth_gbs * 1e9) : 0.0;
+    const LaunchSplit split = split_launches(
+        steps, depth, splittable, [&](int d) { return plan_of(d).predicted_seconds; }, copy_back_seconds);
+    plan.full_launches = split.main_launches;
+    int covered = plan.full_launches * depth;
+    for (int d : split.tail) {
+      plan.remainder.push_back(plan_of(d));
+      covered += plan.remainder.back().depth;
+    }
+    if (covered != steps) {  // a depth the model would not plan as asked: the deepest usable remainder
+      plan.full_launches = steps / depth;
+      plan.remainder.clear();
+      for (int rem = steps % depth; rem > 0;) {
+        int d = rem;
+        while (d > 1 && !((usable_depths >> d) & 1u)) --d;
+        plan.remainder.push_back(plan_of(d));
+        rem -= plan.remainder.back().depth;
+      }
     }
     plan.predicted_seconds = plan.full_launches * plan.main.predicted_seconds;
     for (const Plan2D& p : plan.remainder) plan.predicted_seconds += p.predicted_seconds;
