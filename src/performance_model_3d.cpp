@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace EbisuKokkos {
 namespace Impl {
@@ -335,43 +336,41 @@ PlanSM3D choose_plan_3d_sm(const DeviceModel& d, const StencilModel& s, long nz,
     while (t > 1 && !usable(t)) --t;
     dlo = dhi = t;
   }
+  unsigned usable_depths = 0;
+  for (int t = 1; t <= max_depth && t < 32; ++t) usable_depths |= usable(t) ? 1u << t : 0u;
+  // An odd number of launches leaves a (u, scratch) call's result in the scratch View: one copy back.
+  const double copy_back_seconds = 2.0 * nx * ny * nz * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
+  const auto launch_seconds = [&](int t) { return predict_sm_launch_seconds_3d(d, s, nz, ny, nx, shapes[t]); };
   for (int t = dlo; t <= dhi; ++t) {
     if (!usable(t)) continue;
-    const int full = T / t;
-    double time = full * predict_sm_launch_seconds_3d(d, s, nz, ny, nx, shapes[t]);
-    // The remainder as launches of the deepest usable depths (the kernel does the same).
-    int launches = full;
-    bool remainder_fits = true;
-    for (int rem = T % t; rem > 0;) {
-      int k = rem;
-      while (k > 0 && !usable(k)) --k;
-      if (k == 0) {
-        remainder_fits = false;
-        break;
-      }
-      time += predict_sm_launch_seconds_3d(d, s, nz, ny, nx, shapes[k]);
-      ++launches;
-      rem -= k;
-    }
-    if (!remainder_fits) continue;
-    // An odd number of launches leaves the result in the scratch View: one copy back.
-    if (launches % 2 == 1)
-      time += 2.0 * nx * ny * nz * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
+    // The main depth and a short tail (split_launches: the remainder, or the remainder and up to
+    // two main launches given back for an even count); a forced depth keeps the tail at or below it.
+    const unsigned tails = knobs.temporal_depth > 0 ? usable_depths & ((2u << t) - 1u) : usable_depths;
+    const LaunchSplit split = split_launches(T, t, tails, launch_seconds, copy_back_seconds);
+    bool tail_usable = true;
+    for (int k : split.tail) tail_usable = tail_usable && usable(k);
+    if (!tail_usable) continue;  // (depth 1 unusable and no tail of usable depths covers the steps)
+    const double time = split.seconds;
+    const int launches = split.launches();
     if (best_time < 0 || time < best_time * (1 - 1e-9)) {
       best_time = time;
       best.valid = true;
-      best.depth = t;
+      best.launch_depths.assign(split.main_launches, t);
+      best.launch_depths.insert(best.launch_depths.end(), split.tail.begin(), split.tail.end());
+      // The plan's depth is its deepest launch's (a split may give every main launch back).
+      const int m = *std::max_element(best.launch_depths.begin(), best.launch_depths.end());
+      best.depth = m;
       best.launches = launches;
-      best.shape = shapes[t];
-      best.out_x = shapes[t].tile_x - 2 * t * r;
-      best.out_y = shapes[t].tile_y - 2 * t * r;
+      best.shape = shapes[m];
+      best.out_x = shapes[m].tile_x - 2 * m * r;
+      best.out_y = shapes[m].tile_y - 2 * m * r;
       best.tiles_x = static_cast<int>(ceil_div(nx, best.out_x));
       best.tiles_y = static_cast<int>(ceil_div(ny, best.out_y));
-      best.blocks = d.sm_count * std::max(1, shapes[t].blocks_per_sm);
+      best.blocks = d.sm_count * std::max(1, shapes[m].blocks_per_sm);
       best.predicted_seconds = time;
       const double interior = static_cast<double>(nx - 2 * r) * (ny - 2 * r) * (nz - 2 * r);
       best.predicted_gcells_per_s = interior * T / time * 1e-9;
-      predict_sm_launch_seconds_3d(d, s, nz, ny, nx, shapes[t], &best.bottleneck);
+      predict_sm_launch_seconds_3d(d, s, nz, ny, nx, shapes[m], &best.bottleneck);
     }
   }
   return best;
@@ -394,7 +393,15 @@ std::string PlanSM3D::describe() const {
                 "bottleneck %s",
                 depth, launches, shape.tile_x, shape.tile_y, shape.threads_x, shape.threads_y, shape.cells_y, out_x,
                 out_y, tiles_x, tiles_y, nz, blocks, shape.smem_bytes, predicted_gcells_per_s, bottleneck.c_str());
-  return buf;
+  std::string text = buf;
+  // A tail of other depths: which, e.g. "24 x depth 4 + 2 + 2".
+  const auto main_launches = std::count(launch_depths.begin(), launch_depths.end(), depth);
+  if (main_launches != static_cast<long>(launch_depths.size())) {
+    text += "; launches " + std::to_string(main_launches) + " x depth " + std::to_string(depth);
+    for (int t : launch_depths)
+      if (t != depth) text += " + " + std::to_string(t);
+  }
+  return text;
 }
 
 }  // namespace Impl

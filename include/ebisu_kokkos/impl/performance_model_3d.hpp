@@ -25,6 +25,7 @@
 #include <ebisu_kokkos/policy.hpp>
 
 #include <string>
+#include <vector>
 
 namespace EbisuKokkos {
 namespace Impl {
@@ -201,6 +202,7 @@ struct PlanSM3D {
   bool valid = false;
   int depth = 1;
   int launches = 0;
+  std::vector<int> launch_depths;  ///< each launch's depth, in order (the main depth, then a short tail)
   SmTileShape3D shape;
   int out_x = 0, out_y = 0;      ///< valid output cells per tile
   int tiles_x = 0, tiles_y = 0;

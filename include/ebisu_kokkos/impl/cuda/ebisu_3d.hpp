@@ -68,10 +68,12 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace EbisuKokkos {
 namespace Impl {
@@ -1027,11 +1029,20 @@ struct SmTiling3D {
 
     Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu3d::" + label);
     const bool mapped = !policy.boundaries().all_fixed();
-    int done = 0;
-    while (done < steps) {
-      // The remainder in launches of the deepest usable depths, as the plan counted them.
-      int d = std::min(plan.sm.depth, steps - done);
-      while (d > 1 && plan.shapes[d].smem_bytes == 0) --d;
+    // The plan's launches (its main depth, then a short tail: choose_plan_3d_sm); a plan of another
+    // step count than the call's is not run as a wrong number of steps: its own split would differ,
+    // so the remainder then takes the deepest usable depths.
+    std::vector<int> depths = plan.sm.launch_depths;
+    if (std::accumulate(depths.begin(), depths.end(), 0) != steps) {
+      depths.clear();
+      for (int done = 0; done < steps;) {
+        int d = std::min(plan.sm.depth, steps - done);
+        while (d > 1 && plan.shapes[d].smem_bytes == 0) --d;
+        depths.push_back(d);
+        done += d;
+      }
+    }
+    for (const int d : depths) {
       Buffers b;
       buffers_of(report.launches, d, b);
       const SmTileShape3D& sh = plan.shapes[d];
@@ -1069,7 +1080,6 @@ struct SmTiling3D {
         EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu3d_kernel");
       }, kinds);
       ++report.launches;
-      done += d;
     }
     Kokkos::Profiling::popRegion();
     if (NQF > 0) report.plan += "; " + std::to_string(NQF) + " read-only field queue(s) in shared memory";
