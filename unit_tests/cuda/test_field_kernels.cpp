@@ -244,13 +244,14 @@ TEST(cuda, field_kernels_sm_tiling_3d_radius2_source_and_coefficients) {
   }
   // The source's per-thread ring at every depth (its length depends on the depth), T not a
   // multiple of it, several tiles in x and y, mixed sides (the preset's distinct weights are not
-  // mirror symmetric), both layouts.
+  // mirror symmetric), both layouts. T = 3 depth + 1 is an even number of launches, which the
+  // launch split keeps (an odd one may become launches of other depths only).
   const Edge P = Edge::periodic, F = Edge::fixed;
   const Edges mixed{{{P, P}, {F, F}, {P, P}}};
   for (int depth = 1; depth <= 4; ++depth) {
     const auto update = linear_plus_source_update(ebisu_test::update_of("j3d7pt", presets::j3d7pt()));
     const auto report = run_on_kernel<Kokkos::LayoutRight>("j3d7pt+source", source, Kinds<true>{}, update,
-                                                           random_fields(1, 0.125L), {70, 90, 41}, 2 * depth + 3,
+                                                           random_fields(1, 0.125L), {70, 90, 41}, 3 * depth + 1,
                                                            edges_all(F), Strategy::sm_tiling, depth);
     EXPECT_EQ(report.temporal_depth, depth) << report.plan;
     run_on_kernel<Kokkos::LayoutLeft>("j3d7pt+source", source, Kinds<true>{}, update, random_fields(1, 0.125L),
