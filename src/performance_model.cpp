@@ -122,5 +122,16 @@ LaunchSplit split_launches(int steps, int main_depth, unsigned usable_depths,
   return best;
 }
 
+std::vector<int> greedy_launch_depths(int steps, int depth, unsigned usable_depths) {
+  std::vector<int> depths;
+  for (int done = 0; done < steps;) {
+    int d = std::max(1, std::min(depth, steps - done));
+    while (d > 1 && (d >= 32 || ((usable_depths >> d) & 1u) == 0)) --d;
+    depths.push_back(d);
+    done += d;
+  }
+  return depths;
+}
+
 }  // namespace Impl
 }  // namespace EbisuKokkos

@@ -339,7 +339,16 @@ PlanSM3D choose_plan_3d_sm(const DeviceModel& d, const StencilModel& s, long nz,
   unsigned usable_depths = 0;
   for (int t = 1; t <= max_depth && t < 32; ++t) usable_depths |= usable(t) ? 1u << t : 0u;
   // An odd number of launches leaves a (u, scratch) call's result in the scratch View: one copy back.
-  const double copy_back_seconds = 2.0 * nx * ny * nz * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
+  // Several state fields or levels settle their levels through the level pool: no copy (as in 2-D).
+  int state_levels = 1;
+  for (int t = 1; t <= max_depth && t < 32; ++t) {
+    if (usable(t)) {
+      state_levels = std::max(1, shapes[t].state_fields) * std::max(1, shapes[t].state_levels);
+      break;
+    }
+  }
+  const double copy_back_seconds =
+      state_levels > 1 ? 0.0 : 2.0 * nx * ny * nz * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
   const auto launch_seconds = [&](int t) { return predict_sm_launch_seconds_3d(d, s, nz, ny, nx, shapes[t]); };
   for (int t = dlo; t <= dhi; ++t) {
     if (!usable(t)) continue;
@@ -371,6 +380,14 @@ PlanSM3D choose_plan_3d_sm(const DeviceModel& d, const StencilModel& s, long nz,
       const double interior = static_cast<double>(nx - 2 * r) * (ny - 2 * r) * (nz - 2 * r);
       best.predicted_gcells_per_s = interior * T / time * 1e-9;
       predict_sm_launch_seconds_3d(d, s, nz, ny, nx, shapes[m], &best.bottleneck);
+    }
+  }
+  if (best.valid && knobs.temporal_depth <= 0) {
+    for (int t = best.depth + 1; t <= std::min(max_depth, T); ++t) {
+      if (usable(t)) {
+        best.deeper_depth = t;
+        break;
+      }
     }
   }
   return best;

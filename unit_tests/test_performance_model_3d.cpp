@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace {
 
 using namespace EbisuKokkos;
@@ -228,6 +230,18 @@ TEST(PerformanceModel3DSm, SeveralStateFieldsAndLevels) {
   one.state_levels = 1;
   EXPECT_GT(predict_sm_launch_seconds_3d(d, s7, 2560, 288, 384, wave),
             predict_sm_launch_seconds_3d(d, s7, 2560, 288, 384, one));
+  // Several levels settle through the level pool: an odd launch count costs no copy back, so the
+  // split of a state call weighs the launches alone (a single field's pays the copy).
+  SmTileShape3D states[5];
+  for (int t = 1; t <= 4; ++t) states[t] = sm_tile_shape_3d(t, 1, 0, 8, 0, 0, 1, 2, false);
+  TuningKnobs four;
+  four.temporal_depth = 4;
+  const PlanSM3D p = choose_plan_3d_sm(d, s7, 2560, 288, 384, 4, four, states, 4);
+  ASSERT_TRUE(p.valid);
+  const double d4 = predict_sm_launch_seconds_3d(d, s7, 2560, 288, 384, states[4]);
+  const double d2 = predict_sm_launch_seconds_3d(d, s7, 2560, 288, 384, states[2]);
+  EXPECT_NEAR(p.predicted_seconds, std::min(d4, 2 * d2), 1e-12) << p.describe();
+  EXPECT_EQ(p.launches, d4 <= 2 * d2 ? 1 : 2) << p.describe();
 }
 
 TEST(PerformanceModel3DSm, FieldQueuesAndRemaindersAtUnusableDepths) {
@@ -318,6 +332,34 @@ TEST(PerformanceModel3DSm, LaunchSplitCoversTheStepsAndPrefersAnEvenCountWhereCh
   const double d2 = predict_sm_launch_seconds_3d(d, s7, 2560, 288, 384, sm_tile_shape_3d(2, 1, 0, 8));
   EXPECT_EQ(single.launches, 2 * d2 < d4 + copy_back ? 2 : 1) << single.describe();
   EXPECT_NEAR(single.predicted_seconds, std::min(2 * d2, d4 + copy_back), 1e-12) << single.describe();
+}
+
+// Backend::automatic also times the next usable depth above the model's choice: it is the first
+// usable depth above the plan's, never above the call's steps, and none where the depth is forced.
+TEST(PerformanceModel3DSm, DeeperDepthIsTheNextUsableOneAboveAFreeChoice) {
+  const DeviceModel d = reference_h200_model();
+  const StencilModel s7 = stencil_model<decltype(presets::j3d7pt())>(8);
+  int named = 0;
+  for (int unusable : {0, 3}) {  // every depth usable, or depth 3 not (e.g. it spills)
+    SmTileShape3D shapes[5];
+    for (int t = 1; t <= 4; ++t) shapes[t] = sm_tile_shape_3d(t, 1, 0, 8);
+    if (unusable > 0) shapes[unusable].smem_bytes = 0;
+    for (long n : {64L, 128L, 256L}) {
+      for (int steps : {1, 2, 3, 5, 100}) {
+        const PlanSM3D p = choose_plan_3d_sm(d, s7, n, n, n, steps, TuningKnobs{}, shapes, 4);
+        ASSERT_TRUE(p.valid);
+        int expected = 0;
+        for (int t = p.depth + 1; t <= std::min(4, steps) && expected == 0; ++t)
+          if (t != unusable) expected = t;
+        EXPECT_EQ(p.deeper_depth, expected) << n << " " << steps << ": " << p.describe();
+        named += p.deeper_depth > 0 ? 1 : 0;
+        TuningKnobs forced;
+        forced.temporal_depth = p.depth;
+        EXPECT_EQ(choose_plan_3d_sm(d, s7, n, n, n, steps, forced, shapes, 4).deeper_depth, 0);
+      }
+    }
+  }
+  EXPECT_GT(named, 0);  // (the H200 model: 256^3 at 100 steps runs depth 3, 64^3 at 3 steps depth 2)
 }
 
 TEST(PerformanceModel3DSm, DepthStepsAndTinyDomains) {

@@ -10,6 +10,7 @@
 
 namespace {
 
+using EbisuKokkos::Impl::greedy_launch_depths;
 using EbisuKokkos::Impl::LaunchSplit;
 using EbisuKokkos::Impl::split_launches;
 
@@ -92,6 +93,19 @@ TEST(LaunchSplit, FewerStepsThanTheDepthAndSparseDepths) {
   // No steps: nothing to launch.
   const LaunchSplit none = split_launches(0, 4, depths({1, 2, 3, 4}), launch_cost, 3.0);
   EXPECT_EQ(none.launches(), 0);
+}
+
+// The backends' fallback: the main depth while it fits, then the deepest usable depth (or 1).
+TEST(LaunchSplit, GreedyDepthsCoverTheStepsWithUsableDepths) {
+  EXPECT_EQ(greedy_launch_depths(21, 8, depths({2, 4, 8})), std::vector<int>({8, 8, 4, 1}));
+  EXPECT_EQ(greedy_launch_depths(7, 4, depths({1, 2, 4})), std::vector<int>({4, 2, 1}));
+  EXPECT_EQ(greedy_launch_depths(3, 10, depths({10})), std::vector<int>({1, 1, 1}));
+  EXPECT_TRUE(greedy_launch_depths(0, 4, depths({4})).empty());
+  for (int steps = 1; steps <= 60; ++steps) {
+    const std::vector<int> g = greedy_launch_depths(steps, 6, depths({2, 3, 6}));
+    EXPECT_EQ(std::accumulate(g.begin(), g.end(), 0), steps);
+    for (int d : g) EXPECT_TRUE(d == 1 || d == 2 || d == 3 || d == 6) << steps;
+  }
 }
 
 }  // namespace

@@ -54,8 +54,9 @@ enum class GenericStep {
   flat           ///< a RangePolicy over the interior, one cell per work item (the fewest instructions per cell)
 };
 
-/// How Backend::automatic picks among the plans that can run (CUDA: SM tiling,
-/// device tiling, the generic path).
+/// How Backend::automatic picks among the plans that can run (CUDA: SM tiling at
+/// the model's depth and, where the depth is not forced, one usable depth
+/// deeper; device tiling; the generic path's step forms).
 enum class Selection {
   automatic,  ///< the performance model; where its two best predictions are close, the candidates are timed
               ///< once on a copy of the caller's data and the fastest is cached for the process

@@ -22,7 +22,7 @@ bool measured(const EbisuKokkos::StencilReport& r) { return r.plan.find("measure
 bool cached(const EbisuKokkos::StencilReport& r) { return r.plan.find("measured choice (cached") != std::string::npos; }
 
 // The strategy that ran must be the fastest of the timings in the report
-// ("measured over N steps: sm-tiling 1.234 ms (model 1.100) generic ...").
+// ("measured over N steps: sm-tiling 1.234 ms (model 1.100) generic ... fastest: sm-tiling").
 void expect_report_matches_choice(const EbisuKokkos::StencilReport& r) {
   const std::string& p = r.plan;
   const auto at = p.find("measured over");
@@ -41,9 +41,23 @@ void expect_report_matches_choice(const EbisuKokkos::StencilReport& r) {
   const std::string ran = r.backend == EbisuKokkos::Backend::generic
                               ? (four_cells ? "generic-4cells" : flat ? "generic-flat" : "generic-1cell")
                               : EbisuKokkos::to_string(r.strategy);
-  ASSERT_EQ(times.count(ran), 1u) << p;
-  EXPECT_LE(times[ran], best) << p;  // printed times may tie
+  // SM tiling at the model's depth or one deeper (both report the strategy sm-tiling).
+  const auto named = p.find("fastest: ", at);
+  ASSERT_NE(named, std::string::npos) << p;
+  std::string fastest;
+  std::istringstream(p.substr(named + 9)) >> fastest;
+  fastest = fastest.substr(0, fastest.find_first_of(");"));
+  ASSERT_EQ(times.count(fastest), 1u) << p;
+  EXPECT_LE(times[fastest], best) << p;  // printed times may tie
+  if (ran == "sm-tiling") {
+    EXPECT_EQ(fastest.rfind("sm-tiling", 0), 0u) << p;
+  } else {
+    EXPECT_EQ(fastest, ran) << p;
+  }
 }
+
+// Calls whose timings included SM tiling one depth deeper than the model's choice.
+int deeper_timed = 0;
 
 template <class V, class Stencil>
 void check_measured(const std::string& name, const Stencil& stencil, const Extents& n, int steps,
@@ -81,6 +95,7 @@ void check_measured(const std::string& name, const Stencil& stencil, const Exten
       if (call == 0 && !cached(report)) EXPECT_TRUE(measured(report)) << report.plan;
       if (call == 1) EXPECT_TRUE(cached(report)) << report.plan;
       expect_report_matches_choice(report);
+      if (call == 0 && report.plan.find(" sm-tiling-deeper ") != std::string::npos) ++deeper_timed;
     }
   }
 }
@@ -104,6 +119,8 @@ TEST(cuda, measured_choice_keeps_answers_and_caller_data) {
   }
   // Long enough for the generic path's graph replay to be a candidate.
   check_measured<L2>("j2d5pt", p::j2d5pt(), {96, 96, 1}, 300, measured_sel, false);
+  // The deeper SM plan ran (and matched the reference) in some of these calls.
+  EXPECT_GT(deeper_timed, 0);
 }
 
 TEST(cuda, measured_choice_model_only_never_times) {

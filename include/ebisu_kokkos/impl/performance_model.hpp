@@ -83,6 +83,12 @@ struct LaunchSplit {
 LaunchSplit split_launches(int steps, int main_depth, unsigned usable_depths,
                            const std::function<double(int)>& seconds_of, double odd_count_seconds);
 
+/// Launch depths covering `steps` greedily: `depth` while it fits, then the
+/// deepest usable depth (bit d of `usable_depths`; depth 1 always runs) not
+/// above what is left. The backends' fallback where a plan's split does not
+/// cover a call's steps (a plan made for another step count).
+std::vector<int> greedy_launch_depths(int steps, int depth, unsigned usable_depths);
+
 template <class Stencil>
 StencilModel stencil_model(int scalar_bytes) {
   StencilModel m;

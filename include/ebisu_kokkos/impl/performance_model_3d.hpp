@@ -203,6 +203,9 @@ struct PlanSM3D {
   int depth = 1;
   int launches = 0;
   std::vector<int> launch_depths;  ///< each launch's depth, in order (the main depth, then a short tail)
+  /// The next usable depth above `depth` where the depth is the model's own choice (0: none or forced);
+  /// Backend::automatic times it beside the model's plan (the model underrates deep plans on some sizes).
+  int deeper_depth = 0;
   SmTileShape3D shape;
   int out_x = 0, out_y = 0;      ///< valid output cells per tile
   int tiles_x = 0, tiles_y = 0;

@@ -713,6 +713,7 @@ struct SmTiling2D {
     double predicted_seconds = 0;
     double interior_cells = 0;
     bool block_knob_ignored = false;
+    int deeper_depth = 0;  ///< the next usable depth above a free choice (0: none or forced; PlanSM3D's)
   };
 
   static void extents(const ViewType& u, int& ns, int& nf) {
@@ -827,19 +828,28 @@ struct SmTiling2D {
       covered += plan.remainder.back().depth;
     }
     if (covered != steps) {  // a depth the model would not plan as asked: the deepest usable remainder
-      plan.full_launches = steps / depth;
+      plan.full_launches = 0;
       plan.remainder.clear();
-      for (int rem = steps % depth; rem > 0;) {
-        int d = rem;
-        while (d > 1 && !((usable_depths >> d) & 1u)) --d;
-        plan.remainder.push_back(plan_of(d));
-        rem -= plan.remainder.back().depth;
+      for (int d : greedy_launch_depths(steps, depth, splittable)) {
+        if (d == depth && plan.remainder.empty()) {
+          ++plan.full_launches;
+        } else {
+          plan.remainder.push_back(plan_of(d));
+        }
       }
     }
     plan.predicted_seconds = plan.full_launches * plan.main.predicted_seconds;
     for (const Plan2D& p : plan.remainder) plan.predicted_seconds += p.predicted_seconds;
     plan.interior_cells = static_cast<double>(ns - 2 * R) * (nf - 2 * R);
     plan.valid = true;
+    if (knobs.temporal_depth <= 0) {
+      for (int d = depth + 1; d <= std::min(max_depth, steps) && d < 32; ++d) {
+        if (((usable_depths >> d) & 1u) != 0 && plan_of(d).depth == d && plan_of(d).predicted_seconds > 0) {
+          plan.deeper_depth = d;
+          break;
+        }
+      }
+    }
     return plan;
   }
 

@@ -833,6 +833,7 @@ struct SmTiling3D {
     SmTileShape3D shapes[Tr::max_depth + 1];
     double predicted_seconds = 0;
     double interior_cells = 0;
+    int deeper_depth = 0;  ///< PlanSM3D::deeper_depth
   };
 
   static void extents(const ViewType& u, long& nz, long& ny, long& nx) {
@@ -947,6 +948,7 @@ struct SmTiling3D {
     plan.valid = plan.sm.valid;
     if (!plan.valid) plan.why_not = "no SM tiling fits";
     plan.predicted_seconds = plan.sm.predicted_seconds;
+    plan.deeper_depth = plan.sm.deeper_depth;
     plan.interior_cells = static_cast<double>(nx - 2 * R) * (ny - 2 * R) * (nz - 2 * R);
     return plan;
   }
@@ -1034,13 +1036,9 @@ struct SmTiling3D {
     // so the remainder then takes the deepest usable depths.
     std::vector<int> depths = plan.sm.launch_depths;
     if (std::accumulate(depths.begin(), depths.end(), 0) != steps) {
-      depths.clear();
-      for (int done = 0; done < steps;) {
-        int d = std::min(plan.sm.depth, steps - done);
-        while (d > 1 && plan.shapes[d].smem_bytes == 0) --d;
-        depths.push_back(d);
-        done += d;
-      }
+      unsigned usable = 0;
+      for (int d = 1; d <= Tr::max_depth; ++d) usable |= plan.shapes[d].smem_bytes > 0 ? 1u << d : 0u;
+      depths = greedy_launch_depths(steps, plan.sm.depth, usable);
     }
     for (const int d : depths) {
       Buffers b;

@@ -126,9 +126,20 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   template <class FieldSet>
   struct Plans {
     typename SmTilingOf<FieldSet>::Plan sm;
+    typename SmTilingOf<FieldSet>::Plan sm_deeper;  ///< valid where automatic also times a deeper SM plan
     PlanDT device;
     double generic_seconds = 0;
   };
+
+  // Backend::automatic with a free depth also considers SM tiling one usable depth deeper than the
+  // model's choice (a measured-choice candidate where the two are close): the model underrates the
+  // deeper plan on some sizes (H100: j2d5pt 8352^2 depth 8 chosen, depth 10 measured 10% faster;
+  // j3d27pt 128^3 depth 2 chosen, depth 3 7% faster; docs/perf-notes-2d.md, perf-notes-3d.md).
+  static Policy deeper_policy(const Policy& policy, int depth) {
+    Policy deeper = policy;
+    deeper.set_temporal_depth(depth);
+    return deeper;
+  }
 
   template <class FieldSet>
   static Plans<FieldSet> plan_all(const Policy& policy, const ViewType& u, bool with_device, const FieldSet& fields) {
@@ -137,6 +148,14 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
       p.sm = SmTilingOf<FieldSet>::plan(policy, u);
     } else {
       p.sm = SmTilingOf<FieldSet>::plan(policy, u, fields);
+    }
+    if (p.sm.valid && p.sm.deeper_depth > 0 && policy.backend() == Backend::automatic &&
+        policy.knobs().strategy == Strategy::automatic) {
+      if constexpr (rank == 2) {
+        p.sm_deeper = SmTilingOf<FieldSet>::plan(deeper_policy(policy, p.sm.deeper_depth), u);
+      } else {
+        p.sm_deeper = SmTilingOf<FieldSet>::plan(deeper_policy(policy, p.sm.deeper_depth), u, fields);
+      }
     }
     p.device.why_not = "not considered";
     if (with_device) p.device = DeviceTilingOf<FieldSet>::plan(policy, u);
@@ -177,6 +196,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     std::vector<Cuda::CandidatePlan> c;
     const double sm_margin = rank == 3 ? kSmTilingMargin3D : 1.0;
     if (p.sm.valid) c.push_back({Candidate::sm_tiling, p.sm.predicted_seconds * sm_margin});
+    if (p.sm_deeper.valid) c.push_back({Candidate::sm_tiling_deeper, p.sm_deeper.predicted_seconds * sm_margin});
     const double device_margin = rank == 3 ? kDeviceTilingMargin3D : 1.0;
     if (p.device.valid) c.push_back({Candidate::device_tiling, p.device.predicted_seconds * device_margin});
     if (policy.backend() == Backend::automatic || c.empty()) {
@@ -197,6 +217,10 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
         return DeviceTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.device, fields);
       case Candidate::sm_tiling:
         return SmTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.sm, fields);
+      case Candidate::sm_tiling_deeper:
+        if (!p.sm_deeper.valid) return SmTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.sm, fields);
+        return SmTilingOf<FieldSet>::run(label, deeper_policy(policy, p.sm.deeper_depth), stencil, u, scratch,
+                                         p.sm_deeper, fields);
       case Candidate::generic_1cell:
       case Candidate::generic_4cells:
       case Candidate::generic_flat: break;

@@ -27,11 +27,13 @@ namespace Cuda {
 
 // The generic path counts once per step form (GenericStep: which one is
 // fastest depends on the stencil as well as the size).
-enum class Candidate { sm_tiling, device_tiling, generic_1cell, generic_4cells, generic_flat };
+// sm_tiling_deeper: SM tiling at the next usable depth above the model's (Plans::sm_deeper).
+enum class Candidate { sm_tiling, sm_tiling_deeper, device_tiling, generic_1cell, generic_4cells, generic_flat };
 
 inline const char* to_string(Candidate c) {
   switch (c) {
     case Candidate::sm_tiling: return "sm-tiling";
+    case Candidate::sm_tiling_deeper: return "sm-tiling-deeper";
     case Candidate::device_tiling: return "device-tiling";
     case Candidate::generic_1cell: return "generic-1cell";
     case Candidate::generic_4cells: return "generic-4cells";
@@ -117,6 +119,7 @@ MeasuredChoice measure_candidates(const Kokkos::Cuda& space, const ViewType& u, 
                   candidates[i].predicted_seconds * 1e3);
     result.summary += buf;
   }
+  result.summary += std::string(" fastest: ") + to_string(result.choice);
   return result;
 }
 
