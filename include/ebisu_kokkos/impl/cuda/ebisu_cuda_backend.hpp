@@ -318,32 +318,53 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     using DT = typename Cuda::DeviceTilingFor<Stencil, ViewType, StepSet, NumFields, levels>::type;
     using SM = typename std::conditional_t<rank == 2, Cuda::SmTiling2DFor<Stencil, ViewType, StepSet, NumFields, levels>,
                                            Cuda::SmTiling3DFor<Stencil, ViewType, StepSet, NumFields, levels>>::type;
+    using Ring = StateRing<ViewType, NumFields, RingSize>;
+    using SmPlan = typename SM::Plan;
     const ViewType& u = ring.buffers[0];
     const Strategy wanted = policy.knobs().strategy;
     const bool forced = policy.backend() == Backend::ebisu || wanted != Strategy::automatic;
     const double cells = interior_cells(u) * policy.steps();
     auto rate = [&](double seconds) { return seconds > 0 ? cells / seconds * 1e-9 : 0.0; };
 
-    PlanDT device;
-    device.why_not = "no steps";
-    if (policy.steps() > 0) device = DT::plan(policy, u);
-    bool sm_valid = false;
-    double sm_seconds = 0;
-    typename SM::Plan sm_plan{};
-    std::string sm_why = policy.steps() > 0 ? SM::state_refusal(ring.buffers) : "no steps";
-    if (sm_why.empty()) {
-      if constexpr (rank == 2) {
-        sm_plan = SM::plan(policy, u);
-      } else {
-        sm_plan = SM::plan(policy, u, fields);
+    // Every strategy's plan for `p` (the call's, or a timing run's step count).
+    struct StatePlans {
+      PlanDT device;
+      SmPlan sm{};
+      bool sm_valid = false;
+      std::string sm_why;
+      double generic_seconds = 0;
+    };
+    const auto plan_state = [&](const Policy& p) {
+      StatePlans s;
+      s.device.why_not = "no steps";
+      if (p.steps() > 0) s.device = DT::plan(p, u);
+      s.sm_why = p.steps() > 0 ? SM::state_refusal(ring.buffers) : "no steps";
+      if (s.sm_why.empty()) {
+        if constexpr (rank == 2) {
+          s.sm = SM::plan(p, u);
+        } else {
+          s.sm = SM::plan(p, u, fields);
+        }
+        s.sm_valid = s.sm.valid;
+        s.sm_why = s.sm.why_not;
       }
-      sm_valid = sm_plan.valid;
-      sm_seconds = sm_plan.predicted_seconds;
-      sm_why = sm_plan.why_not;
-    }
-    // The generic step reads every level of every field and the read-only fields, and writes each field.
-    const double generic_seconds =
-        SmTiling::generic_seconds(policy, u) * (NumFields * levels + NumFields + FieldSet::size) / 2.0;
+      // The generic step reads every level of every field and the read-only fields, and writes each field.
+      s.generic_seconds =
+          SmTiling::generic_seconds(p, u) * (NumFields * levels + NumFields + FieldSet::size) / 2.0;
+      return s;
+    };
+    const auto run_choice = [&](Candidate c, const Policy& p, const StatePlans& s, const Ring& r) -> StencilOutcome {
+      if (c == Candidate::device_tiling) return DT::run_state(label, p, stencil, r.buffers, s.device, fields);
+      if (c == Candidate::sm_tiling) return SM::run_state(label, p, stencil, r.buffers, s.sm, fields);
+      StencilOutcome generic = run_generic_ring(label, p, stencil, r, fields);
+      generic.report.plan = "generic (" + generic.report.plan + ")";
+      return generic;
+    };
+    const StatePlans plans = plan_state(policy);
+    const PlanDT& device = plans.device;
+    const bool sm_valid = plans.sm_valid;
+    const double sm_seconds = sm_valid ? plans.sm.predicted_seconds : 0.0;
+    const double generic_seconds = plans.generic_seconds;
     char predicted[200];
     std::snprintf(predicted, sizeof predicted,
                   "predicted device-tiling %.1f GCells/s, SM tiling %.1f GCells/s, generic %.1f GCells/s",
@@ -364,21 +385,66 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     if (sm_ok && (!device_ok || sm_seconds < device.predicted_seconds)) chosen = Candidate::sm_tiling;
     if (wanted == Strategy::sm_tiling && sm_valid) chosen = Candidate::sm_tiling;
     if (wanted == Strategy::device_tiling && device.valid) chosen = Candidate::device_tiling;
+    std::string why = "model choice";
+    if (!forced && policy.knobs().selection != Selection::model) {
+      // As for one field (choose): the candidates the margins above leave within kModelSureRatio of the
+      // best (every one under Selection::measured) are timed once on copies of the ring's buffers, and
+      // the fastest is remembered for the process.
+      std::vector<Cuda::CandidatePlan> close;
+      const double best = std::min({device.valid ? device.predicted_seconds : 1e300,
+                                    sm_valid ? sm_seconds * kSmStateMargin : 1e300,
+                                    generic_seconds / kStateGenericSpeedup});
+      const auto consider = [&](Candidate c, double seconds) {
+        if (policy.knobs().selection == Selection::measured || seconds <= best * Cuda::kModelSureRatio)
+          close.push_back({c, seconds});
+      };
+      if (device.valid) consider(Candidate::device_tiling, device.predicted_seconds);
+      if (sm_valid) consider(Candidate::sm_tiling, sm_seconds * kSmStateMargin);
+      consider(Candidate::generic_1cell, generic_seconds / kStateGenericSpeedup);
+      if (close.size() >= 2) {
+        const std::string key = Cuda::measured_choice_key<Stencil>(policy, u) + "|state " +
+                                std::to_string(NumFields) + "x" + std::to_string(RingSize) + "|" +
+                                typeid(FieldSet).name();
+        Cuda::MeasuredChoice measured;
+        const std::string blocker = Cuda::measurement_blocker(
+            policy.space(), ring.buffers.size() * u.size() * sizeof(typename ViewType::value_type));
+        if (Cuda::MeasuredChoiceCache::find(key, measured)) {
+          chosen = measured.choice;
+          why = "measured choice (cached for the process; " + measured.summary + ")";
+        } else if (!blocker.empty()) {
+          why = "model choice (not timed: " + blocker + ")";
+        } else {
+          const int steps = Cuda::measurement_steps(policy.steps(), best);
+          const Policy timed = policy.with_steps(steps);
+          const StatePlans timed_plans = plan_state(timed);
+          std::vector<Cuda::CandidatePlan> timed_candidates;
+          for (const auto& c : close) {
+            if ((c.candidate == Candidate::device_tiling && !timed_plans.device.valid) ||
+                (c.candidate == Candidate::sm_tiling && !timed_plans.sm_valid))
+              continue;
+            timed_candidates.push_back(c);
+          }
+          if (timed_candidates.size() >= 2) {
+            Kokkos::Profiling::pushRegion("EbisuKokkos::measured_choice::" + label);
+            measured = Cuda::measure_state_candidates(policy.space(), ring, timed_candidates, steps,
+                                                      [&](Candidate c, const Ring& copy) {
+                                                        run_choice(c, timed, timed_plans, copy);
+                                                      });
+            Kokkos::Profiling::popRegion();
+            Cuda::MeasuredChoiceCache::store(key, measured);
+            chosen = measured.choice;
+            why = "measured choice (" + measured.summary + ")";
+          }
+        }
+      }
+    }
 
     const std::string not_possible =
         (device.valid ? "" : "device tiling not possible (" + device.why_not + "); ") +
-        (sm_valid ? "" : "SM tiling not possible (" + sm_why + "); ");
-    StencilOutcome outcome;
-    if (chosen == Candidate::device_tiling) {
-      outcome = DT::run_state(label, policy, stencil, ring.buffers, device, fields);
-    } else if (chosen == Candidate::sm_tiling) {
-      outcome = SM::run_state(label, policy, stencil, ring.buffers, sm_plan, fields);
-    } else {
-      outcome = run_generic_ring(label, policy, stencil, ring, fields);
-      outcome.report.plan = "generic (" + outcome.report.plan + ")";
-    }
+        (sm_valid ? "" : "SM tiling not possible (" + plans.sm_why + "); ");
+    StencilOutcome outcome = run_choice(chosen, policy, plans, ring);
     outcome.report.plan += "; " + not_possible + (forced ? std::string("forced; ") : std::string("automatic: ")) +
-                           predicted + "; model choice";
+                           predicted + "; " + why;
     return outcome;
   }
 

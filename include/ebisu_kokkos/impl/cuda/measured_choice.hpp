@@ -18,7 +18,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace EbisuKokkos {
@@ -98,15 +100,10 @@ inline int measurement_steps(int steps, double best_predicted_seconds) {
   return std::min(steps, std::max(kMeasureMinSteps, static_cast<int>(scaled)));
 }
 
-/// Times `run(candidate, a, b)` for each candidate on a copy of u (two rounds,
-/// the faster of each counts: the first run of a kernel may include its
-/// loading) and returns the fastest, with the timings.
-template <class ViewType, class RunCandidate>
-MeasuredChoice measure_candidates(const Kokkos::Cuda& space, const ViewType& u, const ViewType& scratch,
-                                  const std::vector<CandidatePlan>& candidates, int steps, RunCandidate&& run) {
-  const std::vector<double> best =
-      time_candidates_on_copy(space, u, scratch, static_cast<int>(candidates.size()),
-                              [&](int i, const ViewType& a, const ViewType& b) { run(candidates[i].candidate, a, b); });
+/// The fastest of the timed candidates (seconds[i] for candidates[i]), with the timings for the report
+/// ("measured over N steps: sm-tiling 1.234 ms (model 1.100) ... fastest: sm-tiling").
+inline MeasuredChoice fastest_of(const std::vector<CandidatePlan>& candidates, const std::vector<double>& best,
+                                 int steps) {
   MeasuredChoice result;
   std::size_t fastest = 0;
   for (std::size_t i = 1; i < candidates.size(); ++i)
@@ -121,6 +118,44 @@ MeasuredChoice measure_candidates(const Kokkos::Cuda& space, const ViewType& u, 
   }
   result.summary += std::string(" fastest: ") + to_string(result.choice);
   return result;
+}
+
+/// Times `run(candidate, a, b)` for each candidate on a copy of u (two rounds,
+/// the faster of each counts: the first run of a kernel may include its
+/// loading) and returns the fastest, with the timings.
+template <class ViewType, class RunCandidate>
+MeasuredChoice measure_candidates(const Kokkos::Cuda& space, const ViewType& u, const ViewType& scratch,
+                                  const std::vector<CandidatePlan>& candidates, int steps, RunCandidate&& run) {
+  const std::vector<double> best =
+      time_candidates_on_copy(space, u, scratch, static_cast<int>(candidates.size()),
+                              [&](int i, const ViewType& a, const ViewType& b) { run(candidates[i].candidate, a, b); });
+  return fastest_of(candidates, best, steps);
+}
+
+/// The same for several state fields or time levels: each run gets fresh
+/// copies of every buffer of the ring (its levels and spares), so the caller's
+/// levels are never touched. Ring: a StateRing (its `buffers` array).
+template <class Ring, class RunCandidate>
+MeasuredChoice measure_state_candidates(const Kokkos::Cuda& space, const Ring& ring,
+                                        const std::vector<CandidatePlan>& candidates, int steps, RunCandidate&& run) {
+  using ViewType = std::decay_t<decltype(ring.buffers[0])>;
+  Ring copy = ring;  // (element by element below: never a default-constructed View, compat.hpp)
+  for (auto& b : copy.buffers) {
+    b = ViewType(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("EbisuKokkos::measured_choice")),
+                 b.layout());
+  }
+  std::vector<double> best(candidates.size(), std::numeric_limits<double>::infinity());
+  for (int round = 0; round < 2; ++round) {
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      for (std::size_t b = 0; b < copy.buffers.size(); ++b) Kokkos::deep_copy(space, copy.buffers[b], ring.buffers[b]);
+      space.fence();
+      Kokkos::Timer timer;
+      run(candidates[i].candidate, static_cast<const Ring&>(copy));
+      space.fence();
+      best[i] = std::min(best[i], timer.seconds());
+    }
+  }
+  return fastest_of(candidates, best, steps);
 }
 
 }  // namespace Cuda
