@@ -17,7 +17,8 @@
 // The tile is kept twice in shared memory and each step reads one copy and
 // writes the other (one block barrier per step). A thread streams runs of
 // cells along the slow axis of one column (middle x fast position), the
-// centre column in a register window, the other offsets from shared memory.
+// centre column and the columns a box-like stencil reads at several slow
+// offsets in register windows (WindowColumns), the other offsets from shared memory.
 // (The first version computed in place with results staged in 32 registers
 // per thread: it spilled them to local memory, which with the shared-memory
 // carve-out goes to L2, and ran 5-10x below its model.)
@@ -80,10 +81,73 @@ constexpr int kGroupCells = R == 1 && StateTiles == 1 ? 4 : 2;
 // Halo cells per thread whose (tile, global) offsets stay in registers.
 constexpr int kCachedHalo = 8;
 
-// Shared-memory accesses per cell update: the offsets off the thread's own
-// column, the new centre-column value and the staged store.
+// The tile columns (middle, fast offset) whose values a thread keeps in
+// register windows while it streams a run down the slow axis: the centre
+// column always, and every column the stencil reads at two or more slow
+// offsets (box-like stencils), most-read first, while the windows fit
+// kWindowRegisters. A windowed column costs one shared-memory load per cell
+// (its newest row); any other column one load per point: j2d25pt 6 accesses
+// per cell instead of 22, poisson 10 instead of 18.
+constexpr int kWindowRegisters = 64;
+template <class Points, class Map, int R, int Rows, int ScalarBytes>
+struct WindowColumnRule {
+  static constexpr int M = Map::rank == 3 ? R : 0;  // middle-axis reach
+  static constexpr int C = (2 * M + 1) * (2 * R + 1);  // columns of the box
+  static constexpr int index(int dm, int df) { return (dm + M) * (2 * R + 1) + df + R; }
+  static constexpr int kernel_offset(int k, int axis) {
+    const int i = Map::view_index(axis);
+    return i < 0 ? 0 : Points::offset(k, i);
+  }
+  struct Table {
+    int slot[C];              // per column of the box: its window, or -1 (read from shared memory)
+    int column[C > 0 ? C : 1];  // per window: its column's box index
+    int count;
+  };
+  static constexpr Table make_table() {
+    int points[C] = {};
+    for (int k = 0; k < Points::size; ++k) ++points[index(kernel_offset(k, 1), kernel_offset(k, 2))];
+    Table t{};
+    for (int c = 0; c < C; ++c) t.slot[c] = -1;
+    // The centre first, then the columns read at two or more slow offsets, most points first.
+    t.slot[index(0, 0)] = 0;
+    t.column[0] = index(0, 0);
+    t.count = 1;
+    for (int want = Points::size; want >= 2; --want)
+      for (int c = 0; c < C; ++c)
+        if (c != index(0, 0) && points[c] == want && (t.count + 1) * Rows * ScalarBytes / 4 <= kWindowRegisters) {
+          t.slot[c] = t.count;
+          t.column[t.count++] = c;
+        }
+    return t;
+  }
+};
+// The rule's answers as constants (device code calls no host functions).
+template <class Points, class Map, int R, int Rows, int ScalarBytes>
+struct WindowColumns : WindowColumnRule<Points, Map, R, Rows, ScalarBytes> {
+  using Rule = WindowColumnRule<Points, Map, R, Rows, ScalarBytes>;
+  static constexpr typename Rule::Table table = Rule::make_table();
+  static constexpr int rows = Rows;
+  static constexpr int count = table.count;
+  template <int DM, int DF>
+  static constexpr int slot = table.slot[Rule::index(DM, DF)];
+  template <int K>
+  static constexpr int dm = table.column[K] / (2 * R + 1) - Rule::M;
+  template <int K>
+  static constexpr int df = table.column[K] % (2 * R + 1) - R;
+};
+
+// The model's cost of a cell update, in the accesses the kernel made before
+// it had windows beside the centre column: the points off that column, its
+// newest value and the store. The windows cut the accesses (j2d25pt 22 -> 6,
+// poisson 18 -> 10) but not the cell's serial chain of multiply-adds, which
+// bounds a step on small tiles (few cells per thread) and which this count
+// still follows. Fed the windowed count, the model chose deeper plans that
+// ran 11-19% slower (H200, j2d25pt 256^2 / 512^2 depth 8 against 4-5, the
+// 3-D box-like stencils at 32^3 depth 4 against 3); with this count the
+// depths stay where the per-depth scans put the best one
+// (docs/perf-notes-device-tiling.md, v14).
 template <class Stencil, class Map>
-constexpr double smem_accesses_per_cell() {
+constexpr double model_cost_per_cell() {
   using P = typename Stencil::points;
   int off = 0;
   for (int k = 0; k < P::size; ++k) {
@@ -180,11 +244,13 @@ struct BoxShell {
   }
 };
 
-// The neighbourhood of cell (s, m, f) of the shared tile: the centre column
-// from the thread's register window, everything else from shared memory.
-template <class Map, int R, class Scalar>
+// The neighbourhood of cell (s, m, f) of the shared tile: the windowed
+// columns from the thread's registers, everything else from shared memory.
+template <class Map, int R, class Columns, class Scalar>
 struct TileAccessor {
-  const Scalar* w;  // the register window, from row s - R (constant offsets only: it stays in registers)
+  // Column k's window starts at w[k * Rows] with row s - R (constant offsets
+  // only: the windows stay in registers).
+  const Scalar* w;
   const Scalar* cell;
   int pitch_s, pitch_m;
 
@@ -194,8 +260,9 @@ struct TileAccessor {
     constexpr int dm = Map::template dm<D0, D1, D2>;
     constexpr int df = Map::template df<D0, D1, D2>;
     static_assert(ds >= -R && ds <= R, "EbisuKokkos: offset beyond the stencil radius");
-    if constexpr (dm == 0 && df == 0) {
-      return w[R + ds];
+    constexpr int k = Columns::template slot<dm, df>;
+    if constexpr (k >= 0) {
+      return w[k * Columns::rows + R + ds];
     } else {
       return cell[ds * pitch_s + dm * pitch_m + df];
     }
@@ -243,7 +310,7 @@ __device__ __forceinline__ auto evaluate(const Eval& eval, const Accessor& at, c
 // holds their values from the first load on.
 // (A second instantiation for runs with no frame cell, without the per-cell
 // test, was 25% slower: the step's code no longer fit the instruction cache.)
-template <class Map, int R, int NF, int NS, int NL, bool KeepFrame, class Eval, class Scalar>
+template <class Map, int R, class Columns, int NF, int NS, int NL, bool KeepFrame, class Eval, class Scalar>
 __device__ __forceinline__ void compute_run(const Eval& eval, const Scalar* in, const TilePointers<const Scalar, NF>& reads,
                                             const TilePointers<Scalar, NS>& outs, int col, int ps, int Lf, int s0,
                                             int s1, bool column_interior, const AxisRules& slow_rules,
@@ -265,32 +332,50 @@ __device__ __forceinline__ void compute_run(const Eval& eval, const Scalar* in, 
   const Scalar* c = in + col;
   constexpr int W = 2 * R + 1;
   constexpr int G = kGroupCells<R, NS * NL>;
-  Scalar w[W - 1 + G];               // rows s - R .. s + G - 1 + R of the centre column
-  using Value = decltype(evaluate<Map>(eval, TileAccessor<Map, R, Scalar>{w, c, ps, Lf}, reads, 0, ps, Lf,
-                                       std::make_index_sequence<NF>{}));
-  auto group = [&](int s) {
+  constexpr int NC = Columns::count;
+  constexpr int WL = Columns::rows;  // rows s - R .. s + G - 1 + R of each windowed column
+  static_assert(WL == W - 1 + G, "EbisuKokkos: window rows and group size disagree");
+  Scalar w[NC * WL];
+  // fn(k, column k's offset in the tile) for every windowed column.
+  auto for_each_column = [&](auto&& fn) {
+    static_for<NC>([&](auto K) {
+      constexpr int k = decltype(K)::value;
+      fn(k, Columns::template dm<k> * Lf + Columns::template df<k>);
+    });
+  };
+  using Accessor = TileAccessor<Map, R, Columns, Scalar>;
+  using Value = decltype(evaluate<Map>(eval, Accessor{w, c, ps, Lf}, reads, 0, ps, Lf, std::make_index_sequence<NF>{}));
+  auto shift = [&](int by) {
 #pragma unroll
-    for (int g = 0; g < G; ++g) w[W - 1 + g] = c[(s + R + g) * ps];
+    for (int i = 0; i < NC * WL; ++i)
+      if (i % WL < W - 1) w[i] = w[i + by];
+  };
+  auto group = [&](int s) {
+    for_each_column([&](int k, int at) {
+#pragma unroll
+      for (int g = 0; g < G; ++g) w[k * WL + W - 1 + g] = c[(s + R + g) * ps + at];
+    });
     Value v[G];
 #pragma unroll
     for (int g = 0; g < G; ++g) {
-      const TileAccessor<Map, R, Scalar> at{w + g, c + (s + g) * ps, ps, Lf};
+      const Accessor at{w + g, c + (s + g) * ps, ps, Lf};
       v[g] = evaluate<Map>(eval, at, reads, col + (s + g) * ps, ps, Lf, std::make_index_sequence<NF>{});
     }
 #pragma unroll
     for (int g = 0; g < G; ++g) put(s + g, v[g], w[R + g]);
   };
   auto fill_window = [&](int s) {
+    for_each_column([&](int k, int at) {
 #pragma unroll
-    for (int d = 0; d < W - 1; ++d) w[d] = c[(s - R + d) * ps];
+      for (int d = 0; d < W - 1; ++d) w[k * WL + d] = c[(s - R + d) * ps + at];
+    });
   };
   fill_window(s0);
   int s = s0;
   if (s1 - s0 >= G) {
     for (; s + G <= s1; s += G) {
       group(s);
-#pragma unroll
-      for (int d = 0; d < W - 1; ++d) w[d] = w[G + d];
+      shift(G);
     }
     if (s1 - s >= 2 && s1 - s0 >= 2 * G) {
       fill_window(s1 - G);
@@ -298,21 +383,20 @@ __device__ __forceinline__ void compute_run(const Eval& eval, const Scalar* in, 
       s = s1;
     }
   }
-  // Runs shorter than a group, and a last cell (the window holds rows s - R .. s + R - 1).
+  // Runs shorter than a group, and a last cell (the windows hold rows s - R .. s + R - 1).
 #pragma unroll 1
   for (; s < s1; ++s) {
-    w[W - 1] = c[(s + R) * ps];
-    const TileAccessor<Map, R, Scalar> at{w, c + s * ps, ps, Lf};
+    for_each_column([&](int k, int at) { w[k * WL + W - 1] = c[(s + R) * ps + at]; });
+    const Accessor at{w, c + s * ps, ps, Lf};
     put(s, evaluate<Map>(eval, at, reads, col + s * ps, ps, Lf, std::make_index_sequence<NF>{}), w[R]);
-#pragma unroll
-    for (int d = 0; d < W - 1; ++d) w[d] = w[d + 1];
+    shift(1);
   }
 }
 
 // NF: tiles the functor reads besides field 0's newest level (NS * NL - 1
 // other state fields and levels, then the read-only fields); NS state fields
 // of NL levels each.
-template <class Map, int R, class Eval, class Scalar, int NF, int NS, int NL>
+template <class Map, int R, class Columns, class Eval, class Scalar, int NF, int NS, int NL>
 __global__ void __launch_bounds__(kMaxThreads, 1)
     device_tiling_kernel(const Eval eval, const RingBuffers<Scalar, NS*(NL + 1)> ring,
                          const FieldSources<Scalar, NF - (NS * NL - 1)> fields, const Geometry g) {
@@ -569,8 +653,8 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
         if (((run_interior >> k) & 1u) == 0) s1 = s0;
       }
       if (f >= lo && f < Lf - lo && m >= lo_m && m < Lm - lo_m && s0 < s1) {
-        compute_run<Map, R, NF, NS, NL, keep_frame>(eval, in, reads, outs, m * Lf + f, ps, Lf, s0, s1,
-                                                    (run_interior >> k) & 1u, g.rules[0], org[0]);
+        compute_run<Map, R, Columns, NF, NS, NL, keep_frame>(eval, in, reads, outs, m * Lf + f, ps, Lf, s0, s1,
+                                                             (run_interior >> k) & 1u, g.rules[0], org[0]);
       }
     }
     __syncthreads();
@@ -658,7 +742,11 @@ struct DeviceTiling {
   static_assert(NRO >= 0, "EbisuKokkos: DeviceTiling needs a kind for every other state field and level");
   using Ring = device_tiling::RingBuffers<Scalar, NB>;
 
-  static auto function() { return &device_tiling::device_tiling_kernel<Map, R, Eval, Scalar, NF, NS, NL>; }
+  using Columns = device_tiling::WindowColumns<typename Stencil::points, Map, R,
+                                               2 * R + device_tiling::kGroupCells<R, NS * NL>,
+                                               static_cast<int>(sizeof(Scalar))>;
+
+  static auto function() { return &device_tiling::device_tiling_kernel<Map, R, Columns, Eval, Scalar, NF, NS, NL>; }
 
   static void extents(const ViewType& u, long (&n)[3]) { kernel_extents<Map>(u, n); }
 
@@ -688,7 +776,7 @@ struct DeviceTiling {
     lim.max_blocks = dev.sm_count;
     // A tile read over the footprint may touch its whole box (what the functor
     // does not read, the compiler drops); each further state field stores once more.
-    lim.smem_accesses_per_cell = device_tiling::smem_accesses_per_cell<Stencil, Map>() + (NS - 1) +
+    lim.smem_accesses_per_cell = device_tiling::model_cost_per_cell<Stencil, Map>() + (NS - 1) +
                                  (0.0 + ... + (FieldKinds::centre_only ? 1.0 : static_cast<double>(Box<rank, R>::size)));
     lim.field_tiles = NRO;
     lim.state_tiles = NB;
