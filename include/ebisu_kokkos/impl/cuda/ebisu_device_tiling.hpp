@@ -344,7 +344,8 @@ __device__ __forceinline__ void compute_run(const Eval& eval, const Scalar* in, 
     });
   };
   using Accessor = TileAccessor<Map, R, Columns, Scalar>;
-  using Value = decltype(evaluate<Map>(eval, Accessor{w, c, ps, Lf}, reads, 0, ps, Lf, std::make_index_sequence<NF>{}));
+  using Value =
+      decltype(evaluate<Map>(eval, Accessor{w, c, ps, Lf}, reads, 0, ps, Lf, std::make_index_sequence<NF>{}));
   auto shift = [&](int by) {
 #pragma unroll
     for (int i = 0; i < NC * WL; ++i)
