@@ -100,7 +100,7 @@ struct WindowColumnRule {
   }
   struct Table {
     int slot[C];              // per column of the box: its window, or -1 (read from shared memory)
-    int column[C > 0 ? C : 1];  // per window: its column's box index
+    int column[C];            // per window: its column's box index
     int count;
   };
   static constexpr Table make_table() {
