@@ -140,3 +140,33 @@ TEST(host, linear_rows_match_a_long_double_sum) {
   GTEST_SKIP() << "built without the host row vectors (needs AVX and GCC 12+ or Clang, not nvcc)";
 #endif
 }
+
+// The streamed axis's table (what the SM-tiling kernels read beyond a side)
+// against closed forms: periodic x mod n, mirror the reflection with period 2n
+// (cell -1 reads cell 0), for extents down to one cell, where the table holds
+// several wraps; a mirror side beside a fixed one against the rule itself.
+TEST(host, streamed_axis_sources_match_the_wrap_and_reflection) {
+  using EbisuKokkos::Boundary;
+  using EbisuKokkos::Impl::AxisRules;
+  using EbisuKokkos::Impl::StreamedAxis;
+  const int reach = StreamedAxis::kOverhang;
+  auto periodic = [](int x, int n) { return ((x % n) + n) % n; };
+  auto mirror = [](int x, int n) {
+    const int m = ((x % (2 * n)) + 2 * n) % (2 * n);
+    return m < n ? m : 2 * n - 1 - m;
+  };
+  for (int n : {1, 2, 3, 5, 31, 32, 33, 100}) {
+    const StreamedAxis wrap(AxisRules(n, Boundary::periodic, Boundary::periodic, 1));
+    const StreamedAxis reflect(AxisRules(n, Boundary::mirror, Boundary::mirror, 1));
+    for (int x = -reach; x < n + reach; ++x) {
+      EXPECT_EQ(wrap.source(x), periodic(x, n)) << "periodic, n " << n << ", x " << x;
+      EXPECT_EQ(reflect.source(x), mirror(x, n)) << "mirror, n " << n << ", x " << x;
+    }
+    const AxisRules low_mirror(n, Boundary::mirror, Boundary::fixed, 1);
+    const StreamedAxis half(low_mirror);
+    for (int x = -reach; x < 0; ++x) {
+      EXPECT_EQ(half.source(x), low_mirror.source(x)) << "mirror below a fixed top, n " << n << ", x " << x;
+      if (-x <= n) EXPECT_EQ(half.source(x), -1 - x);
+    }
+  }
+}

@@ -84,6 +84,28 @@ struct AxisRules {
   KOKKOS_INLINE_FUNCTION int source(int x) const { return boundary_source(x, n, lo, hi); }
 };
 
+/// The cells that stand in for the first kOverhang cells beyond each side of
+/// an axis a tiled kernel streams along, resolved on the host (any number of
+/// wraps). In a kernel's row loop the rule's own loop made nvcc reload the
+/// loop's constants every row: the periodic poisson SM-tiling kernel executed
+/// 17% more instructions than the fixed-frame one (H200, 2026-11-28).
+struct StreamedAxis {
+  static constexpr int kOverhang = 32;  // >= depth x radius of every streaming kernel
+  int n = 1;
+  int below[kOverhang] = {};  // cell -1 - k
+  int above[kOverhang] = {};  // cell n + k
+
+  StreamedAxis() = default;
+  explicit StreamedAxis(const AxisRules& rules) : n(rules.n) {
+    for (int k = 0; k < kOverhang; ++k) {
+      below[k] = rules.loadable(-1 - k) ? rules.source(-1 - k) : 0;
+      above[k] = rules.loadable(n + k) ? rules.source(n + k) : 0;
+    }
+  }
+  /// The cell whose value stands at x, for -kOverhang <= x < n + kOverhang.
+  KOKKOS_FORCEINLINE_FUNCTION int source(int x) const { return x < 0 ? below[-1 - x] : x >= n ? above[x - n] : x; }
+};
+
 /// AxisRules of View index `index` of u (radius: the frame's width).
 template <class ViewType>
 AxisRules axis_rules(const ViewType& u, const BoundaryRules& rules, int index, int radius) {

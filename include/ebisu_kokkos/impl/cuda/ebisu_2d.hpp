@@ -348,6 +348,16 @@ struct Geometry {
   AxisRules slow, fast;         // boundary rules of the two axes
 };
 
+// The mapped instantiation's geometry: also the rows that stand in for those
+// beyond the slow sides. (A separate type, so that the fixed-frame kernels'
+// parameters stay as they were: with the table in every Geometry, nvcc's code
+// for the fixed-frame depth-8 kernel ran 2% slower, H200 2026-11-28.)
+struct MappedGeometry : Geometry {
+  StreamedAxis slow_rows;
+};
+template <bool Mapped>
+using GeometryFor = std::conditional_t<Mapped, MappedGeometry, Geometry>;
+
 // T: the depth (time steps per launch) of this instantiation. NF: the other
 // levels the functor reads besides field 0's newest (NS * NL - 1 other state
 // fields and levels, then the read-only fields); NS state fields of NL levels.
@@ -355,7 +365,7 @@ template <class Tr, class Eval, class Scalar, int T, bool SlowIs0, bool Mapped, 
           bool OlderAround = true>
 __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kMaxThreads,
                                   Tr::block_threads > 0 && T <= 8 && NF == 0 ? 3 : 1)
-    ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g,
+    ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const GeometryFor<Mapped> g,
                    const FieldRows<Scalar, NF - (NS * NL - 1)> fields, const StateRows<Scalar, NS * NL> state) {
   constexpr int R = Tr::R;
   constexpr int K = Tr::K;
@@ -364,6 +374,7 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
   constexpr int NE = NQ - 1;      // read besides field 0's newest
   constexpr int NRO = NF - NE;    // read-only fields
   static_assert(NRO >= 0, "EbisuKokkos: ebisu2d_kernel needs a kind for every other state field and level");
+  static_assert(T * R <= StreamedAxis::kOverhang, "EbisuKokkos: ebisu2d_kernel streams further beyond a side than StreamedAxis resolves");
   static_assert(!Tr::partial_sums || NQ == 1, "EbisuKokkos: partial sums are for one linear field");
   constexpr bool PS = Tr::partial_sums;
   using Sh = StreamShape<Tr, T, NL, OlderAround>;
@@ -414,14 +425,21 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
     // Rows and columns beyond a fixed side are not loaded (the frame keeps its value).
     const int y_start = seg0 - T * R > 0 || g.slow.lo != Boundary::fixed ? seg0 - T * R : 0;
     const int y_end = seg1 + T * R < g.ns || g.slow.hi != Boundary::fixed ? seg1 + T * R : g.ns;
+    [[maybe_unused]] const bool y_inside = y_start >= 0 && y_end <= g.ns;
 
+    // col_src: the column each of the thread's columns loads, resolved once per
+    // piece: through the rule per row, the loop of the threads beyond a side
+    // diverged their warp every row and made the edge strips' blocks the
+    // launch's last (periodic / mirror 8-20% slower, H200 2026-11-28).
     bool col_in[CX], col_bnd[CX], col_out[CX];
+    [[maybe_unused]] int col_src[CX];
 #pragma unroll
     for (int j = 0; j < CX; ++j) {
       const int x = gx0 + j;
-      col_in[j] = g.fast.loadable(x);
+      col_in[j] = g.fast.loadable(x) && (!Mapped || x < out1 + T * R);  // beyond: feeds no output (a wrapped overhang)
       col_bnd[j] = g.fast.frame(x);
       col_out[j] = x >= out0 && x < out1;
+      col_src[j] = Mapped && col_in[j] ? g.fast.source(x) : 0;
     }
 
     // win[f][k]: the last WL rows of field f's stream k at this thread's
@@ -446,11 +464,15 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
     // Row y of every state level into ring slot `slot`, and of every field into queue row `field_slot`.
     auto request_row = [&](int y, int slot, int field_slot) {
       const int fslot = field_slot * field_row + PADM + m;
-      const int sy = Mapped ? (y < y_end ? g.slow.source(y) : 0) : y;
+      // Pieces inside the slow sides stream y itself; the others look their rows up (|y - inside| <= T R).
+      int sy = y;
+      if constexpr (Mapped) {
+        if (!y_inside) sy = y < y_end ? g.slow_rows.source(y) : 0;
+      }
 #pragma unroll
       for (int j = 0; j < CX; ++j) {
         const bool valid = y < y_end && col_in[j];
-        const int sx = Mapped ? g.fast.source(gx0 + j) : gx0 + j;
+        const int sx = Mapped ? col_src[j] : gx0 + j;
 #pragma unroll
         for (int q = 0; q < NQ; ++q) {
           const Scalar* level = q == 0 ? src : state.in[q];
@@ -644,13 +666,19 @@ struct Kernel {
                            reads_older_levels_around<NS, NL, FieldKinds...>()>;
   }
 
+  /// The registers and local memory of the instantiation that runs (the mapped
+  /// one may take more registers, and so fewer blocks per SM).
+  template <bool Mapped = false>
   static const cudaFuncAttributes& attributes() {
     static const cudaFuncAttributes attr = [] {
       cudaFuncAttributes a{};
-      EBISU_CUDA_CHECK(cudaFuncGetAttributes(&a, function()), "ebisu2d_kernel");
+      EBISU_CUDA_CHECK(cudaFuncGetAttributes(&a, function<Mapped>()), "ebisu2d_kernel");
       return a;
     }();
     return attr;
+  }
+  static const cudaFuncAttributes& attributes(bool mapped) {
+    return mapped ? attributes<true>() : attributes<false>();
   }
 };
 
@@ -751,7 +779,8 @@ struct SmTiling2D {
     lim.max_threads = Tr::launch_threads(ebisu2d::kMaxThreads);
     lim.max_depth = max_depth;
     lim.depth_mask = depth_mask;
-    lim.regs_per_thread = K::attributes().numRegs;
+    const bool mapped = !policy.boundaries().all_fixed();
+    lim.regs_per_thread = K::attributes(mapped).numRegs;
     // Fixed-block kernels: blocks per SM follow the registers of the depth that
     // runs (their launch bounds make room for three at depth <= 8). The others
     // keep the deepest one's count, as in the model's calibration: extra blocks
@@ -764,7 +793,7 @@ struct SmTiling2D {
     unsigned usable_depths = depth_mask;
     ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(0, [&](auto kernel) {
       constexpr int d = decltype(kernel)::depth;
-      const cudaFuncAttributes& a = kernel.attributes();
+      const cudaFuncAttributes& a = kernel.attributes(mapped);
       if (Tr::block_threads > 0) lim.regs_by_depth[d] = a.numRegs;
       if (NQ > 1 && d > 1 && (a.localSizeBytes > 0 || a.numRegs >= 255)) usable_depths &= ~(1u << d);
     }, kinds);
@@ -784,7 +813,9 @@ struct SmTiling2D {
     [[maybe_unused]] int kind = 0;
     ((field_accesses += kind++ < NE ? 0.0 : (FieldKinds::centre_only ? 1.0 : box_reads)), ...);
     lim.field_accesses_per_cell = field_accesses;
-    if (K::attributes().maxThreadsPerBlock < lim.max_threads) lim.max_threads = K::attributes().maxThreadsPerBlock / 32 * 32;
+    if (K::attributes(mapped).maxThreadsPerBlock < lim.max_threads) {
+      lim.max_threads = K::attributes(mapped).maxThreadsPerBlock / 32 * 32;
+    }
 
     TuningKnobs knobs = policy.knobs();
     plan.block_knob_ignored = Tr::block_threads > 0 && (knobs.threads > 0 || knobs.tile_width > 0) &&
@@ -943,7 +974,7 @@ struct SmTiling2D {
     auto launch = [&](const Plan2D& p) {
       Buffers b;
       buffers_of(report.launches, done, p.depth, b);
-      ebisu2d::Geometry g;
+      ebisu2d::MappedGeometry g;
       g.src_stride = b.src_stride;
       g.dst_stride = b.dst_stride;
       g.ns = ns;
@@ -953,13 +984,20 @@ struct SmTiling2D {
       g.rows_per_block = p.rows_per_block;
       g.slow = axis_rules(u, rules, slow_is_0 ? 0 : 1, R);
       g.fast = axis_rules(u, rules, slow_is_0 ? 1 : 0, R);
+      if (mapped) g.slow_rows = StreamedAxis(g.slow);
       auto go = [&](auto kernel) {
-        const auto function = mapped ? kernel.template function<true>() : kernel.template function<false>();
-        EBISU_CUDA_CHECK(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              static_cast<int>(p.smem_bytes)),
-                         "ebisu2d_kernel");
-        function<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, b.src, b.dst, g, field_rows, b.state);
-        EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu2d_kernel");
+        auto start = [&](auto function, const auto& geometry) {
+          EBISU_CUDA_CHECK(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                static_cast<int>(p.smem_bytes)),
+                           "ebisu2d_kernel");
+          function<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, b.src, b.dst, geometry, field_rows, b.state);
+          EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu2d_kernel");
+        };
+        if (mapped) {
+          start(kernel.template function<true>(), g);
+        } else {
+          start(kernel.template function<false>(), static_cast<const ebisu2d::Geometry&>(g));
+        }
       };
       ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(p.depth, go, kinds);
       ++report.launches;
@@ -979,11 +1017,11 @@ struct SmTiling2D {
     for (const Plan2D& p : plan.remainder) {
       report.plan += " + 1 of depth " + std::to_string(p.depth) + " [" + p.describe() + "]";
     }
-    int depth_regs = K::attributes().numRegs;
+    int depth_regs = K::attributes(mapped).numRegs;
     std::size_t depth_local = 0;
     ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(depth, [&](auto kernel) {
-      depth_regs = kernel.attributes().numRegs;
-      depth_local = kernel.attributes().localSizeBytes;
+      depth_regs = kernel.attributes(mapped).numRegs;
+      depth_local = kernel.attributes(mapped).localSizeBytes;
     }, kinds);
     report.plan += "; regs/thread " + std::to_string(depth_regs) +
                    (depth_local > 0 ? ", local memory " + std::to_string(depth_local) + " B" : "") + " on " + dev.name;
