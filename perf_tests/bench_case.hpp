@@ -29,6 +29,7 @@
 #include <ebisu_kokkos/presets.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
@@ -64,9 +65,11 @@ inline void print_variant_line(const CaseResult& c, const VariantResult& r) {
   } else if (r.times_s.empty()) {
     std::printf("  %-10s %-33s %s: %s\n", c.stencil.c_str(), r.name.c_str(), r.status.c_str(), r.note.c_str());
   } else {
-    std::printf("  %-10s %-33s median %9.3f ms  best %9.3f ms  %8.2f GCells/s  %5.1f%% of bound  %s\n",
+    char clock[32] = "";
+    if (r.sm_clock_mhz_median > 0) std::snprintf(clock, sizeof(clock), "  SM %.0f MHz", r.sm_clock_mhz_median);
+    std::printf("  %-10s %-33s median %9.3f ms  best %9.3f ms  %8.2f GCells/s  %5.1f%% of bound  %s%s\n",
                 c.stencil.c_str(), r.name.c_str(), r.median_s * 1e3, r.best_s * 1e3, r.gcells_median,
-                100 * r.fraction_of_bound, r.status.c_str());
+                100 * r.fraction_of_bound, r.status.c_str(), clock);
   }
   std::fflush(stdout);
 }
@@ -79,6 +82,22 @@ void fill_stats(VariantResult& r, const CaseResult& c, const RunInfo& info) {
   r.gcells_median = r.median_s > 0 ? updates / r.median_s / 1e9 : 0;
   r.gcells_best = r.best_s > 0 ? updates / r.best_s / 1e9 : 0;
   r.fraction_of_bound = info.bound_gcells > 0 ? r.gcells_median / info.bound_gcells : 0;
+  std::vector<double> clocks;
+  for (double mhz : r.sm_clock_mhz) {
+    if (std::isfinite(mhz)) clocks.push_back(mhz);
+  }
+  r.sm_clock_mhz_median = median(clocks);
+}
+
+/// The timed reps of `v` into r, each with the GPU's clock and power during it where NVML is available.
+inline void time_variant(VariantResult& r, int reps, Variant& v) {
+  std::vector<TelemetrySummary> telemetry;
+  r.times_s = time_reps(reps, v.reset, v.run, gpu_telemetry(), telemetry);
+  for (const TelemetrySummary& t : telemetry) {
+    r.sm_clock_mhz.push_back(t.sm_clock_mhz_mean);
+    r.power_w.push_back(t.power_w_mean);
+    r.power_capped_fraction.push_back(t.power_capped_fraction);
+  }
 }
 
 inline VariantResult result_of(const Variant& v, double tol) {
@@ -122,7 +141,7 @@ VariantResult check_and_time(Variant& v, Scalar* reference, bool is_reference, c
     if (!(r.max_rel_diff <= tol)) {
       fail(r, "differs from " + reference_name);
     } else {
-      r.times_s = time_reps(reps, v.reset, v.run);
+      time_variant(r, reps, v);
       fill_stats<Scalar>(r, c, info);
     }
   } catch (const std::exception& ex) {
@@ -256,7 +275,7 @@ CaseResult run_one_case(const std::string& name, const Stencil& stencil, const O
         r.max_rel_diff_first = max_rel_diff<Scalar>(v.output(), ref0.data(), n);
       }
       if (!(r.max_rel_diff_first <= tol)) fail(r, "differs from " + plain[0].name);
-      r.times_s = time_reps(o.reps, v.reset, v.run);
+      time_variant(r, o.reps, v);
       fill_stats<Scalar>(r, c, info);
     } catch (const std::exception& ex) {
       fail(r, ex.what());
@@ -355,7 +374,7 @@ CaseResult run_one_case(const std::string& name, const Stencil& stencil, const O
       }
       first.max_rel_diff = 0;
       first.checked_against = "itself (the reference of the " + rule + " rows)";
-      first.times_s = time_reps(o.reps, variants[0].reset, variants[0].run);
+      time_variant(first, o.reps, variants[0]);
       fill_stats<Scalar>(first, c, info);
     } catch (const std::exception& ex) {
       fail(first, ex.what());

@@ -13,6 +13,7 @@ struct DeviceInfo {
   std::string kind;          ///< "cuda" | "host"
   double memory_bytes = 0;   ///< device memory (CUDA) or physical memory (host)
   std::string details;       ///< e.g. "sm_90, 132 SMs"
+  std::string pci_bus_id;    ///< CUDA: e.g. "0000:41:00.0", how NVML finds the same GPU; host: empty
 };
 
 /// Fills in the host name and the device the default execution space runs on.

@@ -1,4 +1,4 @@
-// The GPU's name and memory. With graph_capture_cuda.cpp, the only files of the harness with CUDA headers.
+// The GPU's name, memory and PCI bus id. With graph_capture_cuda.cpp, the only files of the harness with CUDA headers.
 
 #include "device_info.hpp"
 
@@ -22,6 +22,8 @@ bool query_cuda_device(DeviceInfo& info) {
   info.details = "device " + std::to_string(device) + ", sm_" + std::to_string(prop.major) +
                  std::to_string(prop.minor) + ", " + std::to_string(prop.multiProcessorCount) + " SMs, " +
                  std::to_string(prop.totalGlobalMem >> 20) + " MiB";
+  char bus_id[32] = {0};
+  if (cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), device) == cudaSuccess) info.pci_bus_id = bus_id;
   return true;
 }
 

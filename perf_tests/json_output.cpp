@@ -88,6 +88,12 @@ std::string variant_json(const VariantResult& r, int indent) {
     o.raw("parameters", p.str());
   }
   o.raw("times_s", array(r.times_s, num));
+  if (!r.sm_clock_mhz.empty()) {
+    o.raw("sm_clock_mhz", array(r.sm_clock_mhz, num));
+    o.raw("power_w", array(r.power_w, num));
+    o.raw("power_capped_fraction", array(r.power_capped_fraction, num));
+    o.number("sm_clock_mhz_median", r.sm_clock_mhz_median);
+  }
   o.number("median_s", r.median_s);
   o.number("best_s", r.best_s);
   o.number("gcells_per_s_median", r.gcells_median);
@@ -139,6 +145,8 @@ bool write_json(const std::string& path, const RunInfo& info, const std::vector<
   top.number("scalar_bytes", info.scalar_bytes);
   top.number("steps", info.steps);
   top.number("reps", info.reps);
+  top.str("gpu_telemetry", info.gpu_telemetry);
+  top.str("gpu_telemetry_note", info.gpu_telemetry_note);
   {
     std::ostringstream b;
     Object o(b, 2);

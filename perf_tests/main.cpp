@@ -7,6 +7,7 @@
 #include "cli.hpp"
 #include "device_info.hpp"
 #include "field_cases.hpp"
+#include "gpu_telemetry.hpp"
 #include "state_cases.hpp"
 #include "output.hpp"
 #include "results.hpp"
@@ -87,10 +88,14 @@ int main(int argc, char** argv) {
 #endif
     info.steps = options.steps > 0 ? options.steps : (on_host ? 10 : 100);
     info.reps = options.reps;
+    const GpuTelemetry& telemetry = gpu_telemetry();
+    info.gpu_telemetry = telemetry.enabled() ? "nvml" : "none";
+    info.gpu_telemetry_note = telemetry.status();
 
     std::printf("ebisu_bench: %s on %s [%s], Kokkos %s, EbisuKokkos %s, KokkosKernels %s\n",
                 info.execution_space.c_str(), info.device_name.c_str(), info.device_kind.c_str(),
                 info.kokkos_version.c_str(), info.ebisu_version.c_str(), info.kokkoskernels ? "yes" : "no");
+    std::printf("GPU telemetry: %s (%s)\n", info.gpu_telemetry.c_str(), info.gpu_telemetry_note.c_str());
     const CopyBandwidth bw = measure_copy_bandwidth(options.bw_mb > 0 ? options.bw_mb : (on_host ? 256 : 1024));
     info.copy_bytes = bw.bytes_per_buffer;
     info.copy_bw_best_gbs = bw.best_gbs;

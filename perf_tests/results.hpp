@@ -23,6 +23,10 @@ struct VariantResult {
   std::string status = "ok";  ///< "ok" | "FAILED" | "skipped"
   std::string note;           ///< why skipped / failed
   std::vector<double> times_s;
+  /// Per timed rep, means over its GPU telemetry samples (empty without telemetry; NaN where NVML
+  /// failed): a GPU at its power cap runs at a clock that varies from rep to rep.
+  std::vector<double> sm_clock_mhz, power_w, power_capped_fraction;
+  double sm_clock_mhz_median = 0;  ///< of sm_clock_mhz; 0 without telemetry
   double median_s = 0, best_s = 0;
   double gcells_median = 0, gcells_best = 0;  ///< interior cells x T / s / 1e9
   double fraction_of_bound = 0;               ///< gcells_median / per-step device-memory bound
@@ -59,6 +63,8 @@ struct RunInfo {
   double bound_gcells = 0;             ///< per-step bound: copy_bw_best / (2 sizeof(Scalar))
   int steps = 0, reps = 0;
   bool all_checks_passed = true;
+  std::string gpu_telemetry = "none";  ///< "nvml" | "none"
+  std::string gpu_telemetry_note;      ///< the device sampled, or why there is no telemetry
 };
 
 }  // namespace ebisu_bench

@@ -4,6 +4,8 @@
 // Timing: Kokkos::fence() + steady clock around the work, repeated; and the
 // device copy bandwidth that defines the per-step memory bound.
 
+#include "gpu_telemetry.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <chrono>
@@ -29,6 +31,29 @@ std::vector<double> time_reps(int reps, Reset&& reset, Run&& run) {
   for (int r = 0; r < reps; ++r) {
     reset();
     times.push_back(time_fenced(run));
+  }
+  return times;
+}
+
+/// As above, and the GPU's telemetry of each timed `run` appended to `telemetry` (nothing when
+/// `gpu` is disabled). The sampler starts and stops outside the timed region: its thread's start
+/// and join are not part of the time.
+template <class Reset, class Run>
+std::vector<double> time_reps(int reps, Reset&& reset, Run&& run, GpuTelemetry& gpu,
+                              std::vector<TelemetrySummary>& telemetry) {
+  if (!gpu.enabled()) return time_reps(reps, reset, run);
+  std::vector<double> times;
+  for (int r = 0; r < reps; ++r) {
+    reset();
+    Kokkos::fence();  // so that the samples see the run only, not the reset's kernels
+    gpu.start();
+    try {
+      times.push_back(time_fenced(run));
+    } catch (...) {
+      gpu.stop();  // the sampler would otherwise poll on through the next variants' warm-ups
+      throw;
+    }
+    telemetry.push_back(gpu.stop());
   }
   return times;
 }

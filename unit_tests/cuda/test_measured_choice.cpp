@@ -1,7 +1,7 @@
 // Backend::automatic's measured choice on CUDA: timing runs on a copy never
 // change the answer or the caller's data, the choice is remembered per
 // problem, Selection::model never times, a capturing stream is never timed,
-// and the timing-run length rule.
+// the timing-run length rule, and which candidates are close enough to time.
 #include "category/cuda.hpp"
 #include "support/field_cases.hpp"
 #include "support/run_case.hpp"
@@ -143,6 +143,21 @@ TEST(cuda, measured_choice_is_per_problem) {
   a.set_temporal_depth(3);
   EXPECT_NE(k_a, Cuda::measured_choice_key<decltype(stencil)>(a, u));
   EXPECT_NE(k_a, Cuda::measured_choice_key<decltype(EbisuKokkos::presets::j2d9pt())>(b, u));
+}
+
+TEST(cuda, measured_choice_judges_a_candidate_without_its_margin) {
+  using Plan = EbisuKokkos::Impl::Cuda::CandidatePlan;
+  using EbisuKokkos::Impl::Cuda::Candidate;
+  using EbisuKokkos::Impl::Cuda::worth_timing;
+  const Plan generic{Candidate::generic_4cells, 1.0, 1.0};
+  // 3-D device tiling 1.17x slower by its model, 1.64x after the 1.4 margin: timed.
+  EXPECT_TRUE(worth_timing({Candidate::device_tiling, 1.64, 1.17}, generic));
+  // 1.6x slower even without the margin: the model decides.
+  EXPECT_FALSE(worth_timing({Candidate::device_tiling, 2.24, 1.6}, generic));
+  EXPECT_TRUE(worth_timing({Candidate::sm_tiling, 1.5, 1.5}, generic));
+  EXPECT_FALSE(worth_timing({Candidate::sm_tiling, 1.51, 1.51}, generic));
+  // A leader ranked first by its margin keeps it in the comparison.
+  EXPECT_TRUE(worth_timing(generic, {Candidate::device_tiling, 0.7, 0.5}));
 }
 
 TEST(cuda, measured_choice_timing_run_length) {

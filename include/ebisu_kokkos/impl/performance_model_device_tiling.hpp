@@ -26,8 +26,8 @@ namespace Impl {
 /// Backend::automatic divides the 3-D device-tiling prediction by this before
 /// ranking it: the model over-predicts it on mid-size cubes (H100, fp64,
 /// 96^3: j3d7pt predicted 134 GCells/s, measured 90-100, while the plain
-/// loop ran 126 and the generic path was predicted at 81), so a 3-D device
-/// tiling plan predicted within 1.4 x 1.5 of the next candidate is timed.
+/// loop ran 126 and the generic path was predicted at 81). The margin only
+/// orders: a plan predicted, without it, within kModelSureRatio of the leader is timed.
 constexpr double kDeviceTilingMargin3D = 1.4;
 
 /// What the compiled device-tiling kernel can do.

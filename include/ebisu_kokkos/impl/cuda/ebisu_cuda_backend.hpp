@@ -195,12 +195,16 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
                                                             const Plans<FieldSet>& p) {
     std::vector<Cuda::CandidatePlan> c;
     const double sm_margin = rank == 3 ? kSmTilingMargin3D : 1.0;
-    if (p.sm.valid) c.push_back({Candidate::sm_tiling, p.sm.predicted_seconds * sm_margin});
-    if (p.sm_deeper.valid) c.push_back({Candidate::sm_tiling_deeper, p.sm_deeper.predicted_seconds * sm_margin});
+    if (p.sm.valid) c.push_back({Candidate::sm_tiling, p.sm.predicted_seconds * sm_margin, p.sm.predicted_seconds});
+    if (p.sm_deeper.valid) {
+      c.push_back({Candidate::sm_tiling_deeper, p.sm_deeper.predicted_seconds * sm_margin, p.sm_deeper.predicted_seconds});
+    }
     const double device_margin = rank == 3 ? kDeviceTilingMargin3D : 1.0;
-    if (p.device.valid) c.push_back({Candidate::device_tiling, p.device.predicted_seconds * device_margin});
+    if (p.device.valid) {
+      c.push_back({Candidate::device_tiling, p.device.predicted_seconds * device_margin, p.device.predicted_seconds});
+    }
     if (policy.backend() == Backend::automatic || c.empty()) {
-      for (Candidate g : generic_forms(policy, u)) c.push_back({g, p.generic_seconds});
+      for (Candidate g : generic_forms(policy, u)) c.push_back({g, p.generic_seconds, p.generic_seconds});
     }
     std::stable_sort(c.begin(), c.end(), [](const Cuda::CandidatePlan& a, const Cuda::CandidatePlan& b) {
       return a.predicted_seconds < b.predicted_seconds;
@@ -252,9 +256,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     const Selection selection = policy.knobs().selection;
     std::vector<Cuda::CandidatePlan> close;
     for (const auto& c : ranked) {
-      if (selection == Selection::measured || c.predicted_seconds <= ranked.front().predicted_seconds * Cuda::kModelSureRatio) {
-        close.push_back(c);
-      }
+      if (selection == Selection::measured || Cuda::worth_timing(c, ranked.front())) close.push_back(c);
     }
     if (selection == Selection::model || close.size() < 2) return ranked.front().candidate;
 
@@ -396,7 +398,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
                                     generic_seconds / kStateGenericSpeedup});
       const auto consider = [&](Candidate c, double seconds) {
         if (policy.knobs().selection == Selection::measured || seconds <= best * Cuda::kModelSureRatio)
-          close.push_back({c, seconds});
+          close.push_back({c, seconds, seconds});
       };
       if (device.valid) consider(Candidate::device_tiling, device.predicted_seconds);
       if (sm_valid) consider(Candidate::sm_tiling, sm_seconds * kSmStateMargin);

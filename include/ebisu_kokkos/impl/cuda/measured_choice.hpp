@@ -69,8 +69,18 @@ constexpr int kMeasureMinSteps = 256;
 
 struct CandidatePlan {
   Candidate candidate;
-  double predicted_seconds;  ///< the model's time for the whole call (with any ranking margin)
+  double predicted_seconds;  ///< the model's time for the whole call, with any ranking margin
+  double model_seconds;      ///< the same without the margin (what decides whether the model is sure)
 };
+
+/// Whether the model is too unsure of `leader` against `c` to decide alone. A
+/// ranking margin orders the candidates, but c is judged on its time without
+/// it: with the margin, 3-D device tiling at 64^3 (poisson predicted 43
+/// GCells/s, 30.8 after the margin, against the generic path's 50.5) was never
+/// timed, and it ran 63.8 against the generic path's 58.2 (H200, 2026-11-28 sweep).
+inline bool worth_timing(const CandidatePlan& c, const CandidatePlan& leader) {
+  return c.model_seconds <= leader.predicted_seconds * kModelSureRatio;
+}
 
 using MeasuredChoice = MeasuredChoiceOf<Candidate>;
 using MeasuredChoiceCache = Impl::MeasuredChoiceCache<Candidate>;
