@@ -108,6 +108,25 @@ struct Geometry2D {
       for (int j = 0; j < CX; ++j) e += exported(d, j) ? 1 : 0;
     return e;
   }
+  // Whether some cell of the thread reads column jj (counted from its first
+  // column) at slow offset r from another thread's queue, and that value's
+  // place among all such values (column-major over jj, then r).
+  static constexpr bool off_thread_read(int jj, int r) {
+    if (own_column(jj)) return false;
+    for (int j = 0; j < CX; ++j)
+      for (int p = 0; p < points::size; ++p)
+        if (j + df(p) == jj && ds(p) == r) return true;
+    return false;
+  }
+  static constexpr int off_thread_index(int jj, int r) {
+    int n = 0;
+    for (int c = -R; c < CX + R; ++c)
+      for (int d = -R; d <= R; ++d) {
+        if (c == jj && d == r) return off_thread_read(c, d) ? n : -1;
+        n += off_thread_read(c, d) ? 1 : 0;
+      }
+    return -1;
+  }
   // Shared-memory loads per thread and stage: partial sums (one per
   // off-thread (cell, d)), or distinct off-thread (column, row) values.
   static constexpr int loads_per_stage(bool partial_sums) {
@@ -140,7 +159,8 @@ struct Traits : Geometry2D<Stencil, SlowIs0> {
   // register window, and the cell x - d adds that one number. Neighbours then
   // need one value per (column, d) of the current row instead of 2K+1 rows of
   // raw values (j2d25pt: 6 instead of 11 shared accesses per cell update).
-  static constexpr bool partial_sums = Stencil::is_linear && K > 0;
+  static constexpr bool is_linear = Stencil::is_linear;
+  static constexpr bool partial_sums = is_linear && K > 0;
   static constexpr int exports = G::count_exports();
 
   // Shared-memory planes of one stage (each nthreads + pads values): two
@@ -191,6 +211,15 @@ struct Export {
   static constexpr int index = Tr::export_index(D, JP);
 };
 
+template <class Tr, int JJ, int R>
+struct OffThreadRead {
+  static constexpr int index = Tr::off_thread_index(JJ, R);
+};
+template <class Tr>
+struct OffThreadReads {
+  static constexpr int count = Tr::loads_per_stage(false);
+};
+
 // Column JJ counted from a thread's first column (JJ may lie in a neighbour's):
 // mo threads away, that thread's column jp. A row queue keeps column jp of
 // thread m at plane jp, position m: read(q, row slot, plane) fetches it.
@@ -229,6 +258,30 @@ struct CellAccessor {
     } else {
       static_assert(ds >= -K && ds <= K, "EbisuKokkos: off-column slow offset beyond the queue reach");
       return ThreadColumn<jj, CX>::read(q, slot[SO + ds], plane);
+    }
+  }
+};
+
+// One field in row-exchange mode with the other threads' values of the row
+// already loaded (off: Tr::loads_per_stage(false) values, OffThreadRead's
+// order; see `gather` in ebisu2d_kernel).
+template <class Tr, class Scalar, bool SlowIs0, int J>
+struct GatheredCellAccessor {
+  const Scalar (&w)[Tr::CX][Tr::W];
+  const Scalar* off;
+
+  template <int D0, int D1, int D2>
+  __device__ __forceinline__ Scalar get() const {
+    constexpr int ds = SlowIs0 ? D0 : D1;
+    constexpr int df = SlowIs0 ? D1 : D0;
+    static_assert(D2 == 0, "EbisuKokkos: a 2-D stencil has no third offset");
+    constexpr int jj = J + df;
+    if constexpr (jj >= 0 && jj < Tr::CX) {
+      return w[jj][Tr::R + ds];
+    } else {
+      constexpr int k = OffThreadRead<Tr, jj, ds>::index;
+      static_assert(k >= 0, "EbisuKokkos: an off-thread read the stencil's shape does not declare");
+      return off[k];
     }
   }
 };
@@ -330,6 +383,29 @@ __device__ __forceinline__ Scalar column_partial_sum(const Eval& eval, const Sca
   return a;
 }
 
+// Row exchange, one linear field: the weighted sum over the thread's own
+// columns (registers) first and the other threads' values (shared-memory
+// loads) last, so that each load has its cell's own-column FMAs to hide
+// behind wherever ptxas places it. In the evaluator's order the load of a
+// thread's first cell starts its chain: the depth-8 j2d5pt kernel ran 909
+// against 962 GCells/s at 8192^2 (H200, 2026-11-29, perf-notes-2d.md).
+template <class Tr, int J, class Eval, class Accessor>
+__device__ __forceinline__ auto own_columns_first_sum(const Eval& eval, const Accessor& at) {
+  using Scalar = std::decay_t<decltype(eval.coefficients[0])>;
+  using Points = typename Tr::points;
+  Scalar a = -Scalar(0);  // x + (-0) is x: the first product starts the chain
+  auto add = [&](auto P_, auto Own_) {
+    constexpr int p = decltype(P_)::value;
+    constexpr int jj = J + PointAt<Tr, p>::df;
+    if constexpr ((jj >= 0 && jj < Tr::CX) == decltype(Own_)::value) {
+      a += eval.coefficients[p] * at.template get<Point<Points, p>::d0, Point<Points, p>::d1, Point<Points, p>::d2>();
+    }
+  };
+  static_for<Points::size>([&](auto P_) { add(P_, std::true_type{}); });
+  static_for<Points::size>([&](auto P_) { add(P_, std::false_type{}); });
+  return a;
+}
+
 // eval(state levels, read-only field 0 .. NRO-1) for cell J of the thread;
 // state(integral_constant<Q>) gives the accessor of state level Q.
 template <int R, int CX, bool SlowIs0, int J, class Eval, class StateAccessor, class Scalar, int... Q, std::size_t... F>
@@ -359,13 +435,26 @@ struct MappedGeometry : Geometry {
 template <bool Mapped>
 using GeometryFor = std::conditional_t<Mapped, MappedGeometry, Geometry>;
 
+// The blocks per SM ptxas must fit (__launch_bounds__): three for the
+// fixed-block-size kernels up to depth 8, and at depth 10 for one linear field
+// on fixed sides (168 registers, no spills with `gather`; the mapped and
+// functor ones would spill). At depth 10, three blocks of 4 warps instead of
+// two ran j2d5pt 8192^2 968 against 870 GCells/s and j2d9pt-gol 882 against
+// 790 (H200, 2026-11-29); at 2048^2, where the shorter runs per block cost
+// more than the warps gain (450 against 534), the model's depth-8 plan runs.
+template <class Tr, int T, bool Mapped, int NF>
+constexpr int blocks_per_sm_bound() {
+  if (Tr::block_threads == 0 || NF != 0) return 1;
+  return T <= 8 || (T <= 10 && Tr::is_linear && !Mapped) ? 3 : 1;
+}
+
 // T: the depth (time steps per launch) of this instantiation. NF: the other
 // levels the functor reads besides field 0's newest (NS * NL - 1 other state
 // fields and levels, then the read-only fields); NS state fields of NL levels.
 template <class Tr, class Eval, class Scalar, int T, bool SlowIs0, bool Mapped, int NF, int NS = 1, int NL = 1,
           bool OlderAround = true>
 __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kMaxThreads,
-                                  Tr::block_threads > 0 && T <= 8 && NF == 0 ? 3 : 1)
+                                  blocks_per_sm_bound<Tr, T, Mapped, NF>())
     ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const GeometryFor<Mapped> g,
                    const FieldRows<Scalar, NF - (NS * NL - 1)> fields, const StateRows<Scalar, NS * NL> state) {
   constexpr int R = Tr::R;
@@ -478,7 +567,12 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
         for (int q = 0; q < NQ; ++q) {
           const Scalar* level = q == 0 ? src : state.in[q];
           const long stride = q == 0 ? g.src_stride : state.in_stride[q];
-          async_copy_or_zero(ring_at(q, slot, j), valid ? level + static_cast<long>(sy) * stride + sx : src, valid);
+          // Fixed sides: the row's address plus a constant per column (with
+          // the int gx0 + j in it, the depth-10 j2d5pt kernel had 7% more
+          // instructions and ran 2% slower, H200 2026-11-29).
+          const Scalar* from = Mapped ? level + static_cast<long>(sy) * stride + sx
+                                      : level + gx0 + static_cast<long>(sy) * stride + j;
+          async_copy_or_zero(ring_at(q, slot, j), valid ? from : src, valid);
         }
 #pragma unroll
         for (int k = 0; k < NRO; ++k) {
@@ -550,8 +644,35 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
       // output before the first shared-memory store leaves the compiler free to
       // interleave the t independent stages (loads may not move above a store
       // that could alias them).
+      // One field in row exchange without read-only fields: every stage's
+      // values from the other threads first, then stage by stage from the
+      // deepest, each stage's output pushed once no later stage reads its
+      // stream's old rows, so that the row's first store pins all its loads
+      // above it (a load may not move below a store that could alias it).
+      // With the loads inside each stage, the depth-10 j2d5pt kernel capped
+      // at 168 registers spilled and ran 800 against 968 GCells/s (8192^2,
+      // H200, 2026-11-29, perf-notes-2d.md). At most 24 values: a box
+      // functor's row would hold 6 per stage, 60 at depth 10, and spill.
+      constexpr bool gather = !PS && NQ == 1 && NRO == 0 && T * OffThreadReads<Tr>::count <= 24;
+      constexpr int NOFF = OffThreadReads<Tr>::count > 0 ? OffThreadReads<Tr>::count : 1;
+      [[maybe_unused]] Scalar off[T][NOFF];
+      if constexpr (gather) {
+        static_for<T>([&](auto S_) {
+          constexpr int s = decltype(S_)::value;  // stage s + 1 reads stream s
+          const Scalar* q = queue_of(s, 0);
+          static_for<CX + 2 * R>([&](auto C_) {
+            constexpr int jj = decltype(C_)::value - R;
+            static_for<2 * R + 1>([&](auto D_) {
+              constexpr int r = decltype(D_)::value - R;
+              if constexpr (OffThreadRead<Tr, jj, r>::index >= 0) {
+                off[s][OffThreadRead<Tr, jj, r>::index] = ThreadColumn<jj, CX>::read(q, slot[K + r], plane);
+              }
+            });
+          });
+        });
+      }
       Scalar out[NS][T][CX];
-      static_for<T>([&](auto S_) {
+      const auto compute_stage = [&](auto S_) {
         constexpr int s = decltype(S_)::value + 1;  // 1 .. T
         // Always computed (no branch: all stages of the row interleave);
         // rows outside a stage's useful range only feed rows never stored.
@@ -587,9 +708,20 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
               row = row >= FQ ? row - FQ : row;
               fslot[d] = row * field_row + PADM + m;
             }
-            const auto v = evaluate_stage<R, CX, SlowIs0, j>(eval, level, std::make_integer_sequence<int, NQ>{},
-                                                             field_queue, FQ * field_row, fslot, plane,
-                                                             std::make_index_sequence<NRO>{});
+            const auto v = [&] {
+              if constexpr (gather) {
+                const GatheredCellAccessor<Tr, Scalar, SlowIs0, j> at{win[0][s - 1], off[s - 1]};
+                if constexpr (Tr::is_linear) {
+                  return own_columns_first_sum<Tr, j>(eval, at);
+                } else {
+                  return eval(at);
+                }
+              } else {
+                return evaluate_stage<R, CX, SlowIs0, j>(eval, level, std::make_integer_sequence<int, NQ>{},
+                                                         field_queue, FQ * field_row, fslot, plane,
+                                                         std::make_index_sequence<NRO>{});
+              }
+            }();
             // Frame cells keep each field's newest level.
 #pragma unroll
             for (int f = 0; f < NS; ++f) {
@@ -598,13 +730,22 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
             }
           }
         });
-      });
-      static_for<T - 1>([&](auto S_) {  // stages 1 .. T-1; the deepest is stored to dst
-        constexpr int s = decltype(S_)::value + 1;
-        static_for<NS>([&](auto F_) {
-          push(F_, std::integral_constant<int, s - 1 + NL>{}, out[decltype(F_)::value][s - 1]);
+      };
+      if constexpr (gather) {
+        static_for<T>([&](auto I_) {
+          constexpr int s = T - decltype(I_)::value;  // T .. 1
+          compute_stage(std::integral_constant<int, s - 1>{});
+          if constexpr (s < T) push(std::integral_constant<int, 0>{}, std::integral_constant<int, s>{}, out[0][s - 1]);
         });
-      });
+      } else {
+        static_for<T>(compute_stage);
+        static_for<T - 1>([&](auto S_) {  // stages 1 .. T-1; the deepest is stored to dst
+          constexpr int s = decltype(S_)::value + 1;
+          static_for<NS>([&](auto F_) {
+            push(F_, std::integral_constant<int, s - 1 + NL>{}, out[decltype(F_)::value][s - 1]);
+          });
+        });
+      }
 
       // Load stage: push input row y_start+it (requested P iterations ago),
       // request row y_start+it+P into the ring slot read in the previous
