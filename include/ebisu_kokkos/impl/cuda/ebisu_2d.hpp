@@ -653,7 +653,8 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
       // at 168 registers spilled and ran 800 against 968 GCells/s (8192^2,
       // H200, 2026-11-29, perf-notes-2d.md). At most 24 values: a box
       // functor's row would hold 6 per stage, 60 at depth 10, and spill.
-      constexpr bool gather = !PS && NQ == 1 && NRO == 0 && T * OffThreadReads<Tr>::count <= 24;
+      // Radius 1 only: j2d9pt (radius 2, depth 6) ran 3% slower with it.
+      constexpr bool gather = !PS && NQ == 1 && NRO == 0 && R == 1 && T * OffThreadReads<Tr>::count <= 24;
       constexpr int NOFF = OffThreadReads<Tr>::count > 0 ? OffThreadReads<Tr>::count : 1;
       [[maybe_unused]] Scalar off[T][NOFF];
       if constexpr (gather) {
