@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# 2026-11-29, call B: Cuda unit tests of bc2ca80 - boundaries, boundary kernels, large domains (tB).
+source "$(dirname "$0")/common.sh"
+run_unit() { s=$(date +%s); timeout ${2:-300} /tmp/bin/$1 > $R/unit-$1.log 2>&1; echo "unit $1 rc $? $(( $(date +%s) - s )) s"; grep -E "^\[  (PASSED|FAILED) |tests? ran|FAILED  \]" $R/unit-$1.log | tail -8; }
+run_unit tB 200
+tar -C $OUT -czf $OUT/res.tgz res && rm -rf $R
