@@ -638,14 +638,14 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
         }
       };
 
-      // All stages read first, then all stages write: every value a stage
-      // reads (the previous stages' register windows and shared memory written
-      // in earlier iterations) predates this row's updates, so computing every
-      // output before the first shared-memory store leaves the compiler free to
-      // interleave the t independent stages (loads may not move above a store
-      // that could alias them).
-      // One field in row exchange without read-only fields: every stage's
-      // values from the other threads first, then stage by stage from the
+      // In general all stages read first, then all stages write: every value a
+      // stage reads (the previous stages' register windows and shared memory
+      // written in earlier iterations) predates this row's updates, so
+      // computing every output before the first shared-memory store leaves the
+      // compiler free to interleave the t independent stages (loads may not
+      // move above a store that could alias them).
+      // `gather` (one field of radius 1 in row exchange, no read-only fields):
+      // every stage's values from the other threads first, then stage by stage from the
       // deepest, each stage's output pushed once no later stage reads its
       // stream's old rows, so that the row's first store pins all its loads
       // above it (a load may not move below a store that could alias it).
@@ -653,7 +653,7 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
       // at 168 registers spilled and ran 800 against 968 GCells/s (8192^2,
       // H200, 2026-11-29, perf-notes-2d.md). At most 24 values: a box
       // functor's row would hold 6 per stage, 60 at depth 10, and spill.
-      // Radius 1 only: j2d9pt (radius 2, depth 6) ran 3% slower with it.
+      // Radius 2 keeps the general path: j2d9pt (depth 6) ran 3% slower gathered.
       constexpr bool gather = !PS && NQ == 1 && NRO == 0 && R == 1 && T * OffThreadReads<Tr>::count <= 24;
       constexpr int NOFF = OffThreadReads<Tr>::count > 0 ? OffThreadReads<Tr>::count : 1;
       [[maybe_unused]] Scalar off[T][NOFF];
