@@ -590,10 +590,20 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
 
     const int n_iter = seg1 - y_start + T * (R + 1);
 
-    // One loop body for every row, kept compact on purpose: unrolling it W
-    // times (a rotating register window without moves) or adding a
-    // boundary-free copy of the stages both measured 10-40% slower on an
-    // H200 (instruction-cache misses; docs/perf-notes-2d.md, v5).
+    // `gather` (one field of radius 1 in row exchange, no read-only fields;
+    // see its use below). At most 24 values: a box functor's row would hold 6
+    // per stage, 60 at depth 10, and spill. Radius 2 keeps the general path:
+    // j2d9pt (depth 6) ran 3% slower gathered.
+    constexpr bool gather = !PS && NQ == 1 && NRO == 0 && R == 1 && T * OffThreadReads<Tr>::count <= 24;
+    // The gathered kernels' row loop unrolled W times: the register windows
+    // then rotate by renaming instead of ~130 copies per row (j2d5pt 8192^2
+    // 969 -> 1114 GCells/s, 2048^2 550 -> 632, H200 2026-11-29). The other
+    // kernels keep one compact body: unrolled, the partial-sum kernels spill
+    // at depth 10 (j2d9pt-gol 890 -> 795), and in v5 unrolling or a
+    // boundary-free copy of the stages measured 10-40% slower (instruction-
+    // cache misses; docs/perf-notes-2d.md).
+    constexpr int row_unroll = gather ? Tr::W : 1;
+#pragma unroll row_unroll
     for (int it = 0; it < n_iter; ++it) {
       // Row exchange: queue offsets of the rows stored in iterations
       // it + 1 + e - QL (e = 0 .. QL - 2, oldest first). Partial sums: the
@@ -644,17 +654,13 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
       // computing every output before the first shared-memory store leaves the
       // compiler free to interleave the t independent stages (loads may not
       // move above a store that could alias them).
-      // `gather` (one field of radius 1 in row exchange, no read-only fields):
-      // every stage's values from the other threads first, then stage by stage from the
+      // `gather`: every stage's values from the other threads first, then stage by stage from the
       // deepest, each stage's output pushed once no later stage reads its
       // stream's old rows, so that the row's first store pins all its loads
       // above it (a load may not move below a store that could alias it).
       // With the loads inside each stage, the depth-10 j2d5pt kernel capped
       // at 168 registers spilled and ran 800 against 968 GCells/s (8192^2,
-      // H200, 2026-11-29, perf-notes-2d.md). At most 24 values: a box
-      // functor's row would hold 6 per stage, 60 at depth 10, and spill.
-      // Radius 2 keeps the general path: j2d9pt (depth 6) ran 3% slower gathered.
-      constexpr bool gather = !PS && NQ == 1 && NRO == 0 && R == 1 && T * OffThreadReads<Tr>::count <= 24;
+      // H200, 2026-11-29, perf-notes-2d.md).
       constexpr int NOFF = OffThreadReads<Tr>::count > 0 ? OffThreadReads<Tr>::count : 1;
       [[maybe_unused]] Scalar off[T][NOFF];
       if constexpr (gather) {
