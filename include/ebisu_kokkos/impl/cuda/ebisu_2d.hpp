@@ -137,12 +137,7 @@ struct Geometry2D {
       return n;
     }
     for (int jj = -R; jj < CX + R; ++jj)
-      for (int r = -R; r <= R; ++r) {
-        bool used = false;
-        for (int j = 0; j < CX; ++j)
-          for (int p = 0; p < points::size; ++p) used = used || (j + df(p) == jj && ds(p) == r && !own_column(jj));
-        n += used ? 1 : 0;
-      }
+      for (int r = -R; r <= R; ++r) n += off_thread_read(jj, r) ? 1 : 0;
     return n;
   }
 };
