@@ -105,6 +105,34 @@ TEST(PerformanceModel2D, DeeperBlockingCutsDeviceMemoryTraffic) {
   EXPECT_LT(p8.valid_fraction, 1.0);
 }
 
+// A persistent grid need not fill every slot: at 2048^2 a block's run of rows
+// is short enough that two blocks per SM (70 rows each) beat three (48 rows;
+// H200, j2d5pt depth 8 with 152 registers: 679 against 633 GCells/s), while at
+// 8192^2 the third block's hidden barriers win. A grid smaller than the slots
+// is not modelled as sharing SMs it does not reach.
+TEST(PerformanceModel2D, BlocksPerSmFollowTheRunLength) {
+  const DeviceModel dev = reference_h200_model();
+  const StencilModel s = model2d(1, 5, 10, false);
+  KernelLimits2D lim = default_kernel_limits_2d(s);
+  lim.max_threads = 128;
+  lim.regs_by_depth[8] = 152;
+  lim.regs_by_depth[10] = 168;
+  lim.regs_per_thread = 168;
+  lim.planes_per_stage = 4;
+  lim.smem_accesses_per_cell = 2.0;
+  EbisuKokkos::TuningKnobs knobs;
+  knobs.temporal_depth = 8;
+  const Plan2D small = choose_plan_2d(dev, s, 2048, 2048, 2400, knobs, lim);
+  EXPECT_EQ(small.blocks_per_sm, 2);
+  EXPECT_EQ(small.blocks, 2 * dev.sm_count);
+  const Plan2D large = choose_plan_2d(dev, s, 8192, 8192, 2400, knobs, lim);
+  EXPECT_EQ(large.blocks_per_sm, 3);
+  const Plan2D tiny = choose_plan_2d(dev, s, 1024, 1024, 2400, knobs, lim);
+  EXPECT_LT(tiny.blocks, dev.sm_count);
+  EXPECT_EQ(tiny.blocks_per_sm, 1);
+  EXPECT_GE(static_cast<long>(tiny.blocks) * tiny.rows_per_block, static_cast<long>(tiny.strips) * 1024);
+}
+
 // The model against the v5 kernel measured on an H200 (LayoutLeft, fp64,
 // T = 240, docs/perf-notes-2d.md): every prediction within 15%, and the plan
 // it picks within 10% of the best measured configuration.

@@ -590,14 +590,19 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
     // per stage, 60 at depth 10, and spill. Radius 2 keeps the general path:
     // j2d9pt (depth 6) ran 3% slower gathered.
     constexpr bool gather = !PS && NQ == 1 && NRO == 0 && R == 1 && T * OffThreadReads<Tr>::count <= 24;
-    // The gathered kernels' row loop unrolled W times: the register windows
-    // then rotate by renaming instead of ~130 copies per row (j2d5pt 8192^2
-    // 969 -> 1114 GCells/s, 2048^2 550 -> 632, H200 2026-11-29). The other
-    // kernels keep one compact body: unrolled, the partial-sum kernels spill
-    // at depth 10 (j2d9pt-gol 890 -> 795), and in v5 unrolling or a
-    // boundary-free copy of the stages measured 10-40% slower (instruction-
-    // cache misses; docs/perf-notes-2d.md).
-    constexpr int row_unroll = gather ? Tr::W : 1;
+    // The row loop unrolled W times: the register windows then rotate by
+    // renaming instead of being copied every row (~130 copies per row at depth
+    // 10). H200, 2026-11-29: gathered j2d5pt 8192^2 969 -> 1114 GCells/s; up to
+    // depth 8, j2d9pt (depth 6) 563 -> 726, j2d25pt (depth 4) 300 -> 319,
+    // periodic j2d9pt-gol 675 -> 783, a box functor 780 -> 834. Kept in one
+    // body where unrolling measured slower or spills: the deeper kernels that
+    // do not gather (depth-10 partial sums spill, j2d9pt-gol 890 -> 795);
+    // read-only fields (source term 670 -> 645, variable heat 386 -> 365 at
+    // depth 4); periodic / mirror functors (16 B of spills at the three-block
+    // bound, 698 -> 677); several state levels (the windows turn every
+    // W + (NL - 1)(R + 1) rows, and the depth-8 wave kernel spills).
+    constexpr int row_unroll =
+        gather || (NQ == 1 && NRO == 0 && T <= 8 && (Tr::is_linear || !Mapped)) ? Tr::W : 1;
 #pragma unroll row_unroll
     for (int it = 0; it < n_iter; ++it) {
       // Row exchange: queue offsets of the rows stored in iterations
