@@ -15,8 +15,9 @@ void run(const char* name, const S& st, int n, int T, int depth, EbisuKokkos::St
                        KOKKOS_LAMBDA(int i, int j) { u(i, j) = 1.0 + 0.001 * ((i * 7 + j * 13) % 101); });
   EbisuKokkos::StencilPolicy<> pol(T);
   // depth > 0: forced SM tiling of that depth; -1: automatic; -100 - d: automatic with depth d
-  pol.set_backend(depth > 0 ? EbisuKokkos::Backend::ebisu : EbisuKokkos::Backend::automatic);
-  if (depth > 0) pol.set_temporal_depth(depth).set_strategy(strat);
+  pol.set_backend(depth >= 0 ? EbisuKokkos::Backend::ebisu : EbisuKokkos::Backend::automatic);
+  if (depth >= 0) pol.set_strategy(strat);
+  if (depth > 0) pol.set_temporal_depth(depth);
   if (depth <= -100) pol.set_temporal_depth(-100 - depth);
   if (periodic) pol.set_boundary(0, EbisuKokkos::Boundary::periodic).set_boundary(1, EbisuKokkos::Boundary::periodic);
   EbisuKokkos::StencilReport rep;
@@ -84,6 +85,34 @@ void run_field(const char* name, const S& st, double lo, double hi, int n, int T
   std::fflush(stdout);
 }
 
+// 3-D: LayoutLeft (x fastest), the paper's 2560 x 288 x 384; depth > 0 forced SM tiling of that depth, -1 automatic.
+template <class S>
+void run3(const char* name, const S& st, int nx, int ny, int nz, int T, int depth, bool periodic = false) {
+  using View = Kokkos::View<double***, Kokkos::LayoutLeft>;
+  View u("u", nx, ny, nz), v("v", nx, ny, nz);
+  Kokkos::parallel_for("init", Kokkos::MDRangePolicy<Kokkos::Rank<3>>({0, 0, 0}, {nx, ny, nz}),
+                       KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = 1.0 + 0.001 * ((i * 7 + j * 13 + k * 5) % 101); });
+  EbisuKokkos::StencilPolicy<> pol(T);
+  pol.set_backend(depth > 0 ? EbisuKokkos::Backend::ebisu : EbisuKokkos::Backend::automatic);
+  if (depth > 0) pol.set_temporal_depth(depth).set_strategy(EbisuKokkos::Strategy::sm_tiling);
+  if (periodic) for (int a = 0; a < 3; ++a) pol.set_boundary(a, EbisuKokkos::Boundary::periodic);
+  EbisuKokkos::StencilReport rep;
+  std::vector<double> t;
+  for (int r = 0; r < 6; ++r) {
+    Kokkos::fence();
+    auto a = std::chrono::steady_clock::now();
+    rep = EbisuKokkos::parallel_stencil("probe", pol, st, u, v);
+    Kokkos::fence();
+    auto b = std::chrono::steady_clock::now();
+    if (r > 0) t.push_back(std::chrono::duration<double>(b - a).count());
+  }
+  std::sort(t.begin(), t.end());
+  const double med = t[t.size() / 2];
+  std::printf("%s%-8s %dx%dx%d T=%4d depth=%3d  %8.1f GCells/s  (%.3f ms)  plan: %s\n", periodic ? "periodic " : "", name, nx, ny,
+              nz, T, depth, double(nx) * ny * nz * T / med * 1e-9, med * 1e3, rep.plan.c_str());
+  std::fflush(stdout);
+}
+
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard g(argc, argv);
   using EbisuKokkos::Strategy;
@@ -95,6 +124,27 @@ int main(int argc, char** argv) {
     }
     for (int d : {8, -1}) run("j2d5pt", P::j2d5pt(), 8192, 240, d, Strategy::sm_tiling, true);
     for (int d : {8, -1}) run("j2d5pt", P::j2d5pt(), 8192, 240, d, Strategy::sm_tiling);
+    return 0;
+  }
+  if (std::getenv("PROBE_3D")) {
+    for (int d : {4, -1}) run3("j3d7pt", P::j3d7pt(), 2560, 288, 384, 120, d);
+    for (int d : {2, -1}) run3("j3d13pt", P::j3d13pt(), 2560, 288, 384, 120, d);
+    for (int d : {2, -1}) run3("j3d17pt", P::j3d17pt(), 2560, 288, 384, 120, d);
+    for (int d : {2, -1}) run3("j3d27pt", P::j3d27pt(), 2560, 288, 384, 120, d);
+    for (int d : {2, -1}) run3("poisson", P::poisson(), 2560, 288, 384, 120, d);
+    for (int d : {-1}) run3("j3d7pt", P::j3d7pt(), 512, 512, 512, 120, d);
+    for (int d : {-1}) run3("poisson", P::poisson(), 512, 512, 512, 120, d);
+    for (int d : {-1}) run3("poisson", P::poisson(), 2560, 288, 384, 120, d, true);
+    for (int d : {-1}) run3("j3d7pt", P::j3d7pt(), 256, 256, 256, 480, d);
+    return 0;
+  }
+  if (std::getenv("PROBE_CHAINS")) {
+    for (int n : {256, 512, 1024}) {
+      const int T = n == 1024 ? 4800 : 10000;
+      for (int d : {0, -1}) run("j2d25pt", P::j2d25pt(), n, T, d, Strategy::device_tiling);
+    }
+    for (int d : {4, 6, -1}) run("j2d25pt", P::j2d25pt(), 8192, 120, d, Strategy::sm_tiling);
+    for (int d : {0}) run("j2d25pt", P::j2d25pt(), 2048, 480, d, Strategy::sm_tiling);
     return 0;
   }
   if (std::getenv("PROBE_FIELDS")) {
