@@ -40,7 +40,8 @@ double generic_step_seconds(double memory_seconds, int rank, bool graph_replayed
   return std::max(kGenericDispatchS, memory_seconds + kGenericKernelGapS);
 }
 
-double predict_generic_seconds_2d(const DeviceModel& d, const StencilModel& s, long n_slow, long n_fast, int steps) {
+double predict_generic_seconds_2d(const DeviceModel& d, const StencilModel& s, long n_slow, long n_fast, int steps,
+                                  bool copy_back_free) {
   // One read and one write per cell-step at ~76% of the copy bandwidth for the
   // 5-point star, less as the stencil grows (192, 175, 192, 113 GCells/s for
   // j2d5pt, j2d9pt, j2d9pt-gol, j2d25pt at 2048^2 on an H200).
@@ -50,7 +51,7 @@ double predict_generic_seconds_2d(const DeviceModel& d, const StencilModel& s, l
                         std::pow(5.0 / std::max(s.points, 5), 0.33);
   double t = steps * generic_step_seconds(interior / (gcells * 1e9), 2, steps >= kGenericGraphMinSteps);
   // An odd step count ends in the scratch buffer: one copy back.
-  if (steps % 2 == 1) t += 2.0 * n_slow * n_fast * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
+  if (steps % 2 == 1 && !copy_back_free) t += 2.0 * n_slow * n_fast * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
   return t;
 }
 

@@ -190,12 +190,13 @@ double predict_generic_gcells_3d(const DeviceModel& d, const StencilModel& s) {
   return j3d7pt * std::pow(7.0 / std::max(s.points, 1), 0.45);
 }
 
-double predict_generic_seconds_3d(const DeviceModel& d, const StencilModel& s, long nz, long ny, long nx, int steps) {
+double predict_generic_seconds_3d(const DeviceModel& d, const StencilModel& s, long nz, long ny, long nx, int steps,
+                                  bool copy_back_free) {
   const int r = s.radius;
   const double interior = static_cast<double>(nx - 2 * r) * (ny - 2 * r) * (nz - 2 * r);
   double t = steps * generic_step_seconds(interior / (predict_generic_gcells_3d(d, s) * 1e9), 3,
                                          steps >= kGenericGraphMinSteps);
-  if (steps % 2 == 1) t += 2.0 * nx * ny * nz * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
+  if (steps % 2 == 1 && !copy_back_free) t += 2.0 * nx * ny * nz * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
   return t;
 }
 
@@ -315,7 +316,7 @@ double predict_sm_launch_seconds_3d(const DeviceModel& d, const StencilModel& s,
 }
 
 PlanSM3D choose_plan_3d_sm(const DeviceModel& d, const StencilModel& s, long nz, long ny, long nx, int steps,
-                           const TuningKnobs& knobs, const SmTileShape3D* shapes, int max_depth) {
+                           const TuningKnobs& knobs, const SmTileShape3D* shapes, int max_depth, bool copy_back_free) {
   PlanSM3D best;
   best.nx = nx;
   best.ny = ny;
@@ -339,7 +340,8 @@ PlanSM3D choose_plan_3d_sm(const DeviceModel& d, const StencilModel& s, long nz,
   unsigned usable_depths = 0;
   for (int t = 1; t <= max_depth && t < 32; ++t) usable_depths |= usable(t) ? 1u << t : 0u;
   // An odd number of launches leaves a (u, scratch) call's result in the scratch View: one copy back.
-  // Several state fields or levels settle their levels through the level pool: no copy (as in 2-D).
+  // Several state fields or levels settle their levels through the level pool, and the DoubleBuffer
+  // and State forms flip their selector: no copy (as in 2-D).
   int state_levels = 1;
   for (int t = 1; t <= max_depth && t < 32; ++t) {
     if (usable(t)) {
@@ -348,7 +350,7 @@ PlanSM3D choose_plan_3d_sm(const DeviceModel& d, const StencilModel& s, long nz,
     }
   }
   const double copy_back_seconds =
-      state_levels > 1 ? 0.0 : 2.0 * nx * ny * nz * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
+      state_levels > 1 || copy_back_free ? 0.0 : 2.0 * nx * ny * nz * s.scalar_bytes / (d.dram_bandwidth_gbs * 1e9);
   const auto launch_seconds = [&](int t) { return predict_sm_launch_seconds_3d(d, s, nz, ny, nx, shapes[t]); };
   for (int t = dlo; t <= dhi; ++t) {
     if (!usable(t)) continue;

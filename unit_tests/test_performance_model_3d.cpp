@@ -332,6 +332,29 @@ TEST(PerformanceModel3DSm, LaunchSplitCoversTheStepsAndPrefersAnEvenCountWhereCh
   const double d2 = predict_sm_launch_seconds_3d(d, s7, 2560, 288, 384, sm_tile_shape_3d(2, 1, 0, 8));
   EXPECT_EQ(single.launches, 2 * d2 < d4 + copy_back ? 2 : 1) << single.describe();
   EXPECT_NEAR(single.predicted_seconds, std::min(2 * d2, d4 + copy_back), 1e-12) << single.describe();
+  // A DoubleBuffer or State call takes the result in either buffer: nothing to copy back, so
+  // every step count keeps the greedy split (full launches of the main depth, then the
+  // remainder), and the single launch stays one whichever count the copy back would have chosen.
+  SmTileShape3D shapes[5];
+  for (int t = 1; t <= 4; ++t) shapes[t] = sm_tile_shape_3d(t, 1, 0, 8);
+  const PlanSM3D either = choose_plan_3d_sm(d, s7, 2560, 288, 384, 4, four, shapes, 4, true);
+  ASSERT_TRUE(either.valid);
+  EXPECT_EQ(either.launches, 2 * d2 < d4 ? 2 : 1) << either.describe();
+  EXPECT_NEAR(either.predicted_seconds, std::min(2 * d2, d4), 1e-12) << either.describe();
+  for (int steps = 1; steps <= 41; ++steps) {
+    const PlanSM3D into_u = choose_plan_3d_sm(d, s7, 2560, 288, 384, steps, four, shapes, 4);
+    const PlanSM3D free = choose_plan_3d_sm(d, s7, 2560, 288, 384, steps, four, shapes, 4, true);
+    ASSERT_TRUE(into_u.valid && free.valid) << steps;
+    EXPECT_LE(free.predicted_seconds, into_u.predicted_seconds) << steps;
+    if (into_u.launches % 2 == 1) {  // an odd split pays the copy back only where u must hold the result
+      EXPECT_LT(free.predicted_seconds, into_u.predicted_seconds) << steps;
+    }
+  }
+  // The generic path's odd step count leaves its result in scratch as well.
+  EXPECT_NEAR(predict_generic_seconds_3d(d, s7, 2560, 288, 384, 5),
+              predict_generic_seconds_3d(d, s7, 2560, 288, 384, 5, true) + copy_back, 1e-12);
+  EXPECT_EQ(predict_generic_seconds_3d(d, s7, 2560, 288, 384, 4),
+            predict_generic_seconds_3d(d, s7, 2560, 288, 384, 4, true));
 }
 
 // Backend::automatic also times the next usable depth above the model's choice: it is the first

@@ -139,7 +139,8 @@ StencilReport dispatch_state(const std::string& label, const StencilPolicy<ExecS
     return j < NumLevels ? state.level(f, j) : StateAccess::slot(state, f, 1);
   };
   if constexpr (NumFields == 1 && NumLevels == 1) {
-    const StencilOutcome outcome = dispatch_stencil(label, policy, stencil, buffer(0, 0), buffer(0, 1), fields);
+    const StencilOutcome outcome = dispatch_stencil(label, PolicyAccess::result_in_either_buffer(policy), stencil,
+                                                    buffer(0, 0), buffer(0, 1), fields);
     StateAccess::advance(state, outcome.result_in_scratch ? 1 : 0);
     return outcome.report;
   } else {
@@ -206,8 +207,8 @@ StencilReport parallel_stencil(const std::string& label, const StencilPolicy<Exe
 template <class ExecSpace, class Stencil, class ViewType>
 StencilReport parallel_stencil(const std::string& label, const StencilPolicy<ExecSpace>& policy,
                                const Stencil& stencil, DoubleBuffer<ViewType>& buffers) {
-  const Impl::StencilOutcome outcome =
-      Impl::dispatch_stencil(label, policy, stencil, buffers.current(), buffers.alternate());
+  const Impl::StencilOutcome outcome = Impl::dispatch_stencil(
+      label, Impl::PolicyAccess::result_in_either_buffer(policy), stencil, buffers.current(), buffers.alternate());
   if (outcome.result_in_scratch) buffers.swap();
   return outcome.report;
 }
@@ -226,8 +227,9 @@ StencilReport parallel_stencil(const std::string& label, const StencilPolicy<Exe
 template <class ExecSpace, class Stencil, class ViewType, class... Fs>
 StencilReport parallel_stencil(const std::string& label, const StencilPolicy<ExecSpace>& policy,
                                const Stencil& stencil, DoubleBuffer<ViewType>& buffers, const Fields<Fs...>& fields) {
-  const Impl::StencilOutcome outcome =
-      Impl::dispatch_stencil(label, policy, stencil, buffers.current(), buffers.alternate(), fields);
+  const Impl::StencilOutcome outcome = Impl::dispatch_stencil(
+      label, Impl::PolicyAccess::result_in_either_buffer(policy), stencil, buffers.current(), buffers.alternate(),
+      fields);
   if (outcome.result_in_scratch) buffers.swap();
   return outcome.report;
 }

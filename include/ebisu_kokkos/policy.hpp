@@ -118,6 +118,10 @@ struct TuningKnobs {
   GenericStep generic_step = GenericStep::automatic;  ///< the generic path's GPU step form
 };
 
+namespace Impl {
+struct PolicyAccess;
+}
+
 template <class ExecSpace = Kokkos::DefaultExecutionSpace>
 class StencilPolicy {
  public:
@@ -174,7 +178,29 @@ class StencilPolicy {
   Backend m_backend = Backend::automatic;
   TuningKnobs m_knobs;
   BoundaryRules m_boundaries;
+  // Set by the call forms that take step T in either buffer (Impl::PolicyAccess), never by users.
+  bool m_result_in_either_buffer = false;
+  friend struct Impl::PolicyAccess;
 };
+
+namespace Impl {
+/// The part of a policy the call form sets. The DoubleBuffer and State forms
+/// take step T in either buffer (the selector flips), so a plan whose last
+/// launch writes the scratch buffer owes them no copy back; the (u, scratch)
+/// form copies it into u, a pass over the field the plans weigh against
+/// splitting the steps into an even number of launches.
+struct PolicyAccess {
+  template <class ExecSpace>
+  static StencilPolicy<ExecSpace> result_in_either_buffer(StencilPolicy<ExecSpace> policy) {
+    policy.m_result_in_either_buffer = true;
+    return policy;
+  }
+  template <class ExecSpace>
+  static bool copy_back_free(const StencilPolicy<ExecSpace>& policy) {
+    return policy.m_result_in_either_buffer;
+  }
+};
+}  // namespace Impl
 
 /// What a parallel_stencil call did: the backend that ran and, for EBISU,
 /// the plan the model chose.

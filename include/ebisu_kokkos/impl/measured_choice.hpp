@@ -61,7 +61,7 @@ class MeasuredChoiceCache {
 
 /// Everything of a call that changes which plan is fastest: `where` (the
 /// device, or the host's thread count), the stencil and View types, extents,
-/// steps, backend, knobs and boundary rules.
+/// steps, backend, knobs, boundary rules and whether the result may stay in scratch.
 template <class Stencil, class ViewType, class ExecSpace>
 std::string measured_choice_key(const std::string& where, const StencilPolicy<ExecSpace>& policy, const ViewType& u) {
   const TuningKnobs& k = policy.knobs();
@@ -71,6 +71,7 @@ std::string measured_choice_key(const std::string& where, const StencilPolicy<Ex
          std::to_string(k.temporal_depth) + "," + std::to_string(k.tile_width) + "," + std::to_string(k.tile_height) +
          "," + std::to_string(k.threads) + "," + std::to_string(static_cast<int>(k.generic_step)) + "|";
   for (const auto& axis : policy.boundaries().side) key += std::string(to_string(axis[0])) + to_string(axis[1]);
+  key += PolicyAccess::copy_back_free(policy) ? "|either buffer" : "|into u";
   return key;
 }
 

@@ -60,8 +60,9 @@ double generic_step_seconds(double memory_seconds, int rank, bool graph_replayed
 
 /// The generic path's time for `steps` steps of a 2-D domain (n_slow x n_fast),
 /// fitted to the plain per-step variants on an H200 (docs/perf-notes-device-tiling.md).
+/// An odd count leaves the result in scratch: one copy back unless copy_back_free.
 double predict_generic_seconds_2d(const DeviceModel& device, const StencilModel& stencil, long n_slow,
-                                  long n_fast, int steps);
+                                  long n_fast, int steps, bool copy_back_free = false);
 
 /// How a call's steps split into launches: `main_launches` of the main depth,
 /// then the launches of `tail`, deepest first.

@@ -79,8 +79,9 @@ double predict_generic_gcells_3d(const DeviceModel& device, const StencilModel& 
 /// is predicted 1.5-2.9x the generic path and measured 1.4-2.6x.
 constexpr double kSmTilingMargin3D = 1.25;
 
+/// As predict_generic_seconds_2d, for a 3-D domain.
 double predict_generic_seconds_3d(const DeviceModel& device, const StencilModel& stencil, long nz, long ny, long nx,
-                                  int steps);
+                                  int steps, bool copy_back_free = false);
 
 /// Model time (seconds) of one launch of a plan at depth `depth`.
 double predict_launch_seconds_3d(const DeviceModel& device, const StencilModel& stencil, const Plan3D& plan,
@@ -223,8 +224,11 @@ double predict_sm_launch_seconds_3d(const DeviceModel& device, const StencilMode
 
 /// Chooses the depth of the SM-tiling kernel; shapes[t] (t = 1..max_depth) are
 /// the compiled shapes (smem_bytes 0 or above the device limit: not usable).
+/// copy_back_free: the call takes its result in either buffer (DoubleBuffer,
+/// State), so an odd number of launches costs no copy back.
 PlanSM3D choose_plan_3d_sm(const DeviceModel& device, const StencilModel& stencil, long nz, long ny, long nx,
-                           int steps, const TuningKnobs& knobs, const SmTileShape3D* shapes, int max_depth);
+                           int steps, const TuningKnobs& knobs, const SmTileShape3D* shapes, int max_depth,
+                           bool copy_back_free = false);
 
 /// Convenience for host code and tests: the plan with the shapes sm_tile_shape_3d
 /// gives (zreach: r for box-like stencils, 0 for stars; one block per SM).

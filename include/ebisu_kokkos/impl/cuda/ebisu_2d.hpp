@@ -909,7 +909,7 @@ struct SmTiling2D {
     int ns, nf;
     extents(u, ns, nf);
     return predict_generic_seconds_2d(device_model(policy.space().cuda_device()), stencil_facts(), ns, nf,
-                                      policy.steps());
+                                      policy.steps(), PolicyAccess::copy_back_free(policy));
   }
 
   static Plan plan(const StencilPolicy<Kokkos::Cuda>& policy, const ViewType& u) {
@@ -978,7 +978,10 @@ struct SmTiling2D {
     // One launch's plan per depth; the steps split into launches of the main depth and a short tail
     // (split_launches), which may give main launches back for an even count: an odd one leaves a
     // (u, scratch) call's result in scratch, and the copy back costs a pass over the field (j2d5pt at
-    // 8352^2, 100 steps: 12 x 8 + 4 became 10 x 8 + 10 + 10). A forced depth keeps the tail at or below it.
+    // 8352^2, 100 steps: 12 x 8 + 4 became 10 x 8 + 10 + 10). The DoubleBuffer and State forms flip
+    // their selector instead, and pay nothing for it (split, the 8 steps of one depth-8 launch ran as
+    // two depth-4 launches: j2d5pt 10208^2 758 against about 935 GCells/s). A forced depth keeps the
+    // tail at or below it.
     Plan2D of_depth[32];
     bool planned[32] = {};
     const auto plan_of = [&](int d) -> const Plan2D& {
@@ -998,7 +1001,9 @@ struct SmTiling2D {
     }
     splittable |= 1u << depth;
     const double copy_back_seconds =
-        NQ == 1 ? 2.0 * ns * nf * static_cast<double>(sizeof(Scalar)) / (dev.dram_bandwidth_gbs * 1e9) : 0.0;
+        NQ == 1 && !PolicyAccess::copy_back_free(policy)
+            ? 2.0 * ns * nf * static_cast<double>(sizeof(Scalar)) / (dev.dram_bandwidth_gbs * 1e9)
+            : 0.0;
     const LaunchSplit split = split_launches(
         steps, depth, splittable, [&](int d) { return plan_of(d).predicted_seconds; }, copy_back_seconds);
     plan.full_launches = split.main_launches;

@@ -135,6 +135,13 @@ struct Traits {
   // the radius-2 shapes (CY = 2 beyond depth 1) do not have.
   static constexpr bool partial_sums = Stencil::is_linear && K > 0 && R == 1;
   static constexpr int export_planes = partial_sums ? count_export_planes() : 0;
+  // The plane loop unrolled by the window length rotates the register windows by renaming instead
+  // of moves (as 2-D's row loop, perf-notes-2d.md v9). Only where that fits the 128 registers of
+  // the kernels' launch bounds: unrolled, the radius-1 star (depth 3, 4) and the full box (depth 2,
+  // 4) spill 4-60 B, and spilling depth 3 ran j3d7pt 512^3 18% slower. Kept (H200, 2560x288x384,
+  // probe A/B): j3d13pt +5.5%, j3d17pt +1.6%, poisson +0.5%, periodic poisson +3.6%; no spills.
+  static constexpr bool unroll_planes =
+      Stencil::is_linear && (R == 2 || (K > 0 && points::size < (2 * R + 1) * (2 * R + 1) * (2 * R + 1)));
   // Shared-memory accesses per cell update in partial-sum mode with cy cells
   // per thread: the x-neighbours' sums and the other rows' raw points read,
   // the sums and the edge cells' raw values written.
@@ -579,6 +586,8 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
     int ring_now = 0;
 
     const int n_iter = seg1 - z_start + T * (R + 1);
+    constexpr int plane_unroll = Tr::unroll_planes && NQ == 1 && NF == 0 ? W : 1;
+#pragma unroll plane_unroll
     for (int it = 0; it < n_iter; ++it) {
       // Queue planes stored in iterations it + 1 + e - Q (e = 0 .. Q - 2, oldest
       // first); one level: planes c-K..c+K of the previous level.
@@ -868,7 +877,7 @@ struct SmTiling3D {
     extents(u, nz, ny, nx);
     return predict_generic_seconds_3d(device_model(policy.space().cuda_device()),
                                       stencil_model<Stencil>(static_cast<int>(sizeof(Scalar))), nz, ny, nx,
-                                      policy.steps());
+                                      policy.steps(), PolicyAccess::copy_back_free(policy));
   }
 
   /// Why the kernel cannot read these fields ("" if it can): one set of strides for all, x contiguous.
@@ -966,7 +975,8 @@ struct SmTiling3D {
         }
       }, kinds);
     }
-    plan.sm = choose_plan_3d_sm(dm, sm, nz, ny, nx, steps, policy.knobs(), shapes, Tr::max_depth);
+    plan.sm = choose_plan_3d_sm(dm, sm, nz, ny, nx, steps, policy.knobs(), shapes, Tr::max_depth,
+                                PolicyAccess::copy_back_free(policy));
     plan.valid = plan.sm.valid;
     if (!plan.valid) plan.why_not = "no SM tiling fits";
     plan.predicted_seconds = plan.sm.predicted_seconds;
