@@ -125,13 +125,22 @@ void run_cases(const std::string& name, const Stencil& stencil, const std::vecto
           EXPECT_LE(relative_error(got, refs[i]), tolerance<Scalar>());
         }
         // The DoubleBuffer form computes the same field and leaves it where the
-        // last launch wrote it: no copy back.
+        // last launch wrote it: no copy back. Owing none, its plan may split the
+        // steps otherwise (or, under automatic, take another path): the same
+        // launches give the same bits, other launches the reference's answer.
         upload(u, inits[i]);
         poison(s);
         EbisuKokkos::DoubleBuffer<V> buffers(u, s);
         const auto swap_report = EbisuKokkos::parallel_stencil(name, policy, stencil, buffers);
         Kokkos::fence();
-        EXPECT_EQ(relative_error(download(buffers.current()), got), 0.0);
+        const bool same_launches = swap_report.backend == report.backend && swap_report.strategy == report.strategy &&
+                                   swap_report.launches == report.launches &&
+                                   swap_report.temporal_depth == report.temporal_depth;
+        if (same_launches) {
+          EXPECT_EQ(relative_error(download(buffers.current()), got), 0.0) << swap_report.plan;
+        } else if (cases[i].steps > 0) {
+          EXPECT_LE(relative_error(download(buffers.current()), refs[i]), tolerance<Scalar>()) << swap_report.plan;
+        }
         // Launch by launch the result alternates between the buffers; device
         // tiling's one launch instead ends in whichever buffer its last halo
         // exchange left free, so only the value and the swap are checked there.
