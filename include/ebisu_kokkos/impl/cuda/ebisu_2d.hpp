@@ -979,9 +979,9 @@ struct SmTiling2D {
     // (split_launches), which may give main launches back for an even count: an odd one leaves a
     // (u, scratch) call's result in scratch, and the copy back costs a pass over the field (j2d5pt at
     // 8352^2, 100 steps: 12 x 8 + 4 became 10 x 8 + 10 + 10). The DoubleBuffer and State forms flip
-    // their selector instead, and pay nothing for it (split, the 8 steps of one depth-8 launch ran as
-    // two depth-4 launches: j2d5pt 10208^2 758 against about 935 GCells/s). A forced depth keeps the
-    // tail at or below it.
+    // their selector instead, and pay nothing for it (charged, the 8 steps of one depth-8 launch ran as
+    // two depth-4 launches: j2d5pt 10208^2 758 against 1070 GCells/s for one launch, H200). A forced
+    // depth keeps the tail at or below it.
     Plan2D of_depth[32];
     bool planned[32] = {};
     const auto plan_of = [&](int d) -> const Plan2D& {

@@ -138,7 +138,7 @@ struct Traits {
   // The plane loop unrolled by the window length rotates the register windows by renaming instead
   // of moves (as 2-D's row loop, perf-notes-2d.md v9). Only where that fits the 128 registers of
   // the kernels' launch bounds: unrolled, the radius-1 star (depth 3, 4) and the full box (depth 2,
-  // 4) spill 4-60 B, and spilling depth 3 ran j3d7pt 512^3 18% slower. Kept (H200, 2560x288x384,
+  // 4) spill 4-60 B, and spilling depth 3 ran j3d7pt 512^3 20% slower. Kept (H200, 2560x288x384,
   // probe A/B): j3d13pt +5.5%, j3d17pt +1.6%, poisson +0.5%, periodic poisson +3.6%; no spills.
   static constexpr bool unroll_planes =
       Stencil::is_linear && (R == 2 || (K > 0 && points::size < (2 * R + 1) * (2 * R + 1) * (2 * R + 1)));
