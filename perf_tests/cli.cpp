@@ -47,7 +47,8 @@ const char* usage_text =
     "                       state cases: on their state)\n"
     "  --ebisu-threads a,b  threads per block of those runs (default: the model's)\n"
     "  --ebisu-strategies a,b  also time Backend::ebisu with the Strategy forced (DoubleBuffer form):\n"
-    "                       sm_tiling -> ebisu-sm, device_tiling -> ebisu-device, automatic -> ebisu-auto\n"
+    "                       sm_tiling -> ebisu-sm, device_tiling -> ebisu-device,\n"
+    "                       in_place_tiling -> ebisu-in-place, automatic -> ebisu-auto\n"
     "  --ebisu-variants a,b parallel_stencil variants to run, of: automatic generic double-buffer\n"
     "                       other-layout (default: all), and automatic-model (Selection::model:\n"
     "                       the model's choice without timing runs; only when listed)\n"
@@ -220,8 +221,9 @@ Options parse_options(int argc, char** argv) {
     } else if (arg == "--ebisu-strategies") {
       for (auto n : split(next(), ',')) {
         std::replace(n.begin(), n.end(), '-', '_');
-        if (n != "automatic" && n != "sm_tiling" && n != "device_tiling") {
-          fail("--ebisu-strategies: unknown strategy '" + n + "' (automatic sm_tiling device_tiling)");
+        if (n != "automatic" && n != "sm_tiling" && n != "device_tiling" && n != "in_place_tiling") {
+          fail("--ebisu-strategies: unknown strategy '" + n +
+               "' (automatic sm_tiling device_tiling in_place_tiling)");
         }
         if (std::find(o.ebisu_strategies.begin(), o.ebisu_strategies.end(), n) == o.ebisu_strategies.end()) {
           o.ebisu_strategies.push_back(n);

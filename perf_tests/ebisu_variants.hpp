@@ -188,10 +188,14 @@ std::vector<Variant> make_ebisu_variants(const Stencil& stencil, const View& inp
                           EbisuKokkos::Backend::ebisu, d, t);
   }
   for (const auto& s : options.ebisu_strategies) {
-    const auto strategy = s == "sm_tiling"       ? EbisuKokkos::Strategy::sm_tiling
-                          : s == "device_tiling" ? EbisuKokkos::Strategy::device_tiling
-                                                 : EbisuKokkos::Strategy::automatic;
-    const std::string name = s == "sm_tiling" ? "ebisu-sm" : s == "device_tiling" ? "ebisu-device" : "ebisu-auto";
+    const auto strategy = s == "sm_tiling"           ? EbisuKokkos::Strategy::sm_tiling
+                          : s == "device_tiling"     ? EbisuKokkos::Strategy::device_tiling
+                          : s == "in_place_tiling" ? EbisuKokkos::Strategy::in_place_tiling
+                                                     : EbisuKokkos::Strategy::automatic;
+    const std::string name = s == "sm_tiling"           ? "ebisu-sm"
+                             : s == "device_tiling"     ? "ebisu-device"
+                             : s == "in_place_tiling" ? "ebisu-in-place"
+                                                        : "ebisu-auto";
     if constexpr (available) {
       add_double_buffer(name, EbisuKokkos::Backend::ebisu, 0, 0, strategy);
       // A forced strategy at each --ebisu-depths depth too (calibrating one strategy's model).
@@ -287,6 +291,9 @@ std::vector<Variant> make_boundary_variants(const Stencil& preset, const View& i
     for (const auto& s : options.ebisu_strategies) {
       if (s == "sm_tiling") add("ebisu-sm", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling);
       if (s == "device_tiling") add("ebisu-device", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::device_tiling);
+      if (s == "in_place_tiling") {
+        add("ebisu-in-place", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::in_place_tiling);
+      }
     }
   }
   return variants;

@@ -11,8 +11,8 @@ log unless --linear), one line each for:
     graph-replayed ones included (its name is in the table);
   - best per-step plain: the same without the graph-* variants (thin, dotted);
   - parallel_stencil:automatic (and automatic-model, the model alone, when run),
-    ebisu-sm, ebisu-device (Backend::ebisu with
-    Strategy::sm_tiling / device_tiling forced; the strategy that ran is in the table);
+    ebisu-sm, ebisu-device, ebisu-in-place (Backend::ebisu with Strategy::sm_tiling /
+    device_tiling / in_place_tiling forced; the strategy that ran is in the table);
   - when run (host sweeps, perf_tests/run_host_sweep.sh): parallel_stencil:generic
     and ebisu-auto (Backend::ebisu forced: the host temporal-blocking path);
   - the per-step memory bound of the run: copy bandwidth / (2 sizeof(Scalar)).
@@ -36,8 +36,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 SUITE = ["j1d3pt", "j1d5pt", "j2d5pt", "j2d9pt", "j2d9pt-gol", "j2d25pt",
          "j3d7pt", "j3d13pt", "j3d17pt", "j3d27pt", "poisson"]
 EBISU = [("automatic", "parallel_stencil:automatic"), ("ebisu-sm", "ebisu-sm"), ("ebisu-device", "ebisu-device"),
-         ("automatic-model", "parallel_stencil:automatic-model"), ("generic", "parallel_stencil:generic"),
-         ("ebisu-auto", "ebisu-auto")]
+         ("ebisu-in-place", "ebisu-in-place"), ("automatic-model", "parallel_stencil:automatic-model"),
+         ("generic", "parallel_stencil:generic"), ("ebisu-auto", "ebisu-auto")]
+# Column titles of the printed / .md table per EBISU label.
+EBISU_TITLES = {"automatic": "automatic", "ebisu-sm": "ebisu-sm", "ebisu-device": "ebisu-device",
+                "ebisu-in-place": "ebisu-in-place", "automatic-model": "auto (model only)", "generic": "generic",
+                "ebisu-auto": "ebisu-auto"}
 
 
 def json_files(paths):
@@ -119,11 +123,11 @@ def fmt(x, spec="%.1f"):
 
 def table(rows):
     head = ["stencil", "domain", "interior_cells", "T", "best_plain", "best_plain_gcells",
-            "best_per_step_plain", "best_per_step_gcells", "graph_gain",
-            "automatic_gcells", "automatic_vs_best_plain", "automatic_ran",
-            "ebisu_sm_gcells", "ebisu_sm_vs_best_plain", "ebisu_sm_ran",
-            "ebisu_device_gcells", "ebisu_device_vs_best_plain", "ebisu_device_ran",
-            "automatic_model_gcells", "automatic_model_vs_best_plain", "automatic_model_ran", "bound_gcells"]
+            "best_per_step_plain", "best_per_step_gcells", "graph_gain"]
+    for label, _ in EBISU:
+        key = label.replace("-", "_")
+        head += [key + "_gcells", key + "_vs_best_plain", key + "_ran"]
+    head.append("bound_gcells")
     body = []
     order = {s: i for i, s in enumerate(SUITE)}
     for key in sorted(rows, key=lambda k: (order.get(k[0], 99), k[0], k[1])):
@@ -155,10 +159,16 @@ def main():
         w = csv.writer(f)
         w.writerow(head)
         w.writerows(body)
-    short = [0, 1, 3, 4, 5, 8] + list(range(9, 22))  # columns of the printed / .md table
-    names = ["stencil", "domain", "T", "best plain", "GCells/s", "graph x", "automatic", "vs best", "ran",
-             "ebisu-sm", "vs best", "ran", "ebisu-device", "vs best", "ran", "auto (model only)", "vs best", "ran",
-             "bound"]
+    # The printed / .md table: the EBISU variants that ran at some size, then the bound.
+    short = [0, 1, 3, 4, 5, 8]
+    names = ["stencil", "domain", "T", "best plain", "GCells/s", "graph x"]
+    for k, (label, _) in enumerate(EBISU):
+        first = 9 + 3 * k
+        if any(line[first] != "-" for line in body):
+            short += [first, first + 1, first + 2]
+            names += [EBISU_TITLES[label], "vs best", "ran"]
+    short.append(len(head) - 1)
+    names.append("bound")
     lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
     lines += ["| " + " | ".join(str(line[i]) for i in short) + " |" for line in body]
     first = next(iter(rows.values()))
@@ -187,6 +197,7 @@ def main():
               ("parallel_stencil:automatic", "automatic", dict(color="tab:red", marker="s", lw=2)),
               ("ebisu-sm (sm_tiling forced)", "ebisu-sm", dict(color="tab:green", marker="^", lw=1.3)),
               ("ebisu-device (device_tiling forced)", "ebisu-device", dict(color="tab:purple", marker="v", lw=1.3)),
+              ("ebisu-in-place (in_place_tiling forced)", "ebisu-in-place", dict(color="tab:brown", marker="P", lw=1.3)),
               ("automatic, model only (no timing runs)", "automatic-model", dict(color="tab:red", ls="--", lw=1)),
               ("parallel_stencil:generic", "generic", dict(color="tab:orange", marker="x", lw=1.3)),
               ("ebisu-auto (Backend::ebisu forced)", "ebisu-auto", dict(color="tab:green", marker="D", lw=1.3)),

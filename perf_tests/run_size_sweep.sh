@@ -18,7 +18,7 @@
 # SIZES_3D ("32 64 128 256 512"), STENCILS_2D (j2d5pt,j2d9pt,j2d9pt-gol,j2d25pt),
 # STENCILS_3D (j3d7pt,j3d13pt,j3d17pt,j3d27pt,poisson), WORK (1e10), QUANTUM (120),
 # T_MIN (120), T_MAX (20000), REPS (5), PRECISION (double),
-# PLAIN (fast), STRATEGIES (sm_tiling,device_tiling), EBISU (automatic),
+# PLAIN (fast), STRATEGIES (sm_tiling,device_tiling,in_place_tiling), EBISU (automatic),
 # BW_MB (ebisu_bench's default). An empty SIZES_2D / SIZES_3D skips that rank.
 # A CPU check of the script on tiny sizes, e.g.:
 #   SIZES_2D="48 64" SIZES_3D="16" WORK=2e5 QUANTUM=2 T_MIN=4 T_MAX=8 BW_MB=16 \
@@ -50,7 +50,7 @@ tmax=${T_MAX:-20000}
 reps=${REPS:-5}
 precision=${PRECISION:-double}
 plain=${PLAIN:-fast}
-strategies=${STRATEGIES:-sm_tiling,device_tiling}
+strategies=${STRATEGIES:-sm_tiling,device_tiling,in_place_tiling}
 ebisu=${EBISU:-automatic}
 bw=()
 [[ -n ${BW_MB:-} ]] && bw=(--bw-mb "$BW_MB")

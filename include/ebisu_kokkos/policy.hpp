@@ -31,8 +31,11 @@ inline const char* to_string(Backend b) {
 enum class Strategy {
   automatic,      ///< the performance model picks (and may route to the generic path)
   sm_tiling,      ///< one launch per `depth` steps; each block streams a strip through its SM (large domains)
-  device_tiling   ///< one persistent cooperative launch; the domain stays on chip, blocks exchange halos
+  device_tiling,  ///< one persistent cooperative launch; the domain stays on chip, blocks exchange halos
                   ///< through L2 every `depth` steps (small and medium domains)
+  in_place_tiling  ///< one persistent cooperative launch; one copy of the domain stays on chip, each thread
+                   ///< updates its column in registers, blocks exchange halos through L2 every step
+                   ///< (3-D domains of up to ~2 M cells, one field)
 };
 
 inline const char* to_string(Strategy s) {
@@ -40,6 +43,7 @@ inline const char* to_string(Strategy s) {
     case Strategy::automatic: return "automatic";
     case Strategy::sm_tiling: return "sm-tiling";
     case Strategy::device_tiling: return "device-tiling";
+    case Strategy::in_place_tiling: return "in-place-tiling";
   }
   return "?";
 }

@@ -48,7 +48,7 @@ inline Rules rules_of(int variant) {
   }
 }
 
-inline const char* strategy_name(Strategy s) { return s == Strategy::sm_tiling ? "sm_tiling" : "device_tiling"; }
+inline const char* strategy_name(Strategy s) { return EbisuKokkos::to_string(s); }
 
 // One (stencil, rules, extents, steps) problem: the reference once, then each
 // strategy, layout and scalar that the variant list asks for.
@@ -107,7 +107,8 @@ std::vector<Extents> kernel_extents_set(int r) {
 template <int Rank>
 std::vector<Strategy> kernel_strategies() {
   if (Rank == 1) return {Strategy::sm_tiling};
-  return {Strategy::sm_tiling, Strategy::device_tiling};
+  if (Rank == 2) return {Strategy::sm_tiling, Strategy::device_tiling};
+  return {Strategy::sm_tiling, Strategy::device_tiling, Strategy::in_place_tiling};
 }
 
 template <class Stencil>

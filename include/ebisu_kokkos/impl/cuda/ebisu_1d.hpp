@@ -272,8 +272,10 @@ struct Segments1D {
                      std::to_string(NB) + " state tiles";
     }
     if (NRO > 0) report.plan += "; " + std::to_string(NRO) + " read-only field tile(s)";
-    if (policy.knobs().strategy == Strategy::device_tiling) {
-      report.plan = "device tiling not possible (1-D domains run segment tiling); " + report.plan;
+    if (policy.knobs().strategy == Strategy::device_tiling ||
+        policy.knobs().strategy == Strategy::in_place_tiling) {
+      report.plan = std::string(to_string(policy.knobs().strategy)) +
+                    " not possible (1-D domains run segment tiling); " + report.plan;
     }
     return outcome;
   }

@@ -4,7 +4,9 @@
 // The Kokkos::Cuda specialization of the EBISU backend hook: which problems
 // the hand-written kernels take (rank 1: segment tiling, ebisu_1d.hpp), and
 // the choice between the strategies for ranks 2 and 3: device tiling (one
-// persistent launch, domain on chip: small and medium domains), SM tiling
+// persistent launch, domain on chip: small and medium domains), in-place
+// tiling (3-D, one field: one persistent launch, one copy of the domain on
+// chip, one grid barrier per step), SM tiling
 // (one launch per `depth` steps streaming through the SMs: large domains)
 // and, under Backend::automatic, the generic path (launch-bound tiny
 // domains, single steps). A forced strategy runs if it
@@ -20,6 +22,7 @@
 #include <ebisu_kokkos/impl/cuda/ebisu_2d.hpp>
 #include <ebisu_kokkos/impl/cuda/ebisu_3d.hpp>
 #include <ebisu_kokkos/impl/cuda/ebisu_device_tiling.hpp>
+#include <ebisu_kokkos/impl/cuda/ebisu_in_place_tiling.hpp>
 #include <ebisu_kokkos/impl/cuda/measured_choice.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/generic_backend.hpp>
@@ -115,6 +118,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   using SmTilingOf = typename std::conditional_t<rank == 2, Cuda::SmTiling2DFor<Stencil, ViewType, FieldSet>,
                                                  Cuda::SmTiling3DFor<Stencil, ViewType, FieldSet>>::type;
   using SmTiling = SmTilingOf<NoFields>;
+  using InPlaceTiling = Cuda::InPlaceTiling<Stencil, ViewType>;
   using Candidate = Cuda::Candidate;
   using Policy = StencilPolicy<Kokkos::Cuda>;
 
@@ -128,6 +132,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     typename SmTilingOf<FieldSet>::Plan sm;
     typename SmTilingOf<FieldSet>::Plan sm_deeper;  ///< valid where automatic also times a deeper SM plan
     PlanDT device;
+    PlanIPT in_place;  ///< 3-D, one field without read-only fields
     double generic_seconds = 0;
   };
 
@@ -141,8 +146,23 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     return deeper;
   }
 
+  // Why in-place tiling cannot take this call, before any plan ("" if it can).
   template <class FieldSet>
-  static Plans<FieldSet> plan_all(const Policy& policy, const ViewType& u, bool with_device, const FieldSet& fields) {
+  static std::string in_place_refusal(const ViewType& u, const ViewType& scratch) {
+    if constexpr (rank != 3) {
+      return "in-place tiling is 3-D only";
+    } else {
+      if (FieldSet::size > 0) return "read-only fields are not in its tiles yet";
+      for (int a = 0; a < rank; ++a) {
+        if (u.stride(a) != scratch.stride(a)) return "u and scratch have different strides";
+      }
+      return "";
+    }
+  }
+
+  template <class FieldSet>
+  static Plans<FieldSet> plan_all(const Policy& policy, const ViewType& u, const ViewType& scratch, bool with_device,
+                                  bool with_in_place, const FieldSet& fields) {
     Plans<FieldSet> p;
     if constexpr (rank == 2) {
       p.sm = SmTilingOf<FieldSet>::plan(policy, u);
@@ -159,6 +179,8 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     }
     p.device.why_not = "not considered";
     if (with_device) p.device = DeviceTilingOf<FieldSet>::plan(policy, u);
+    p.in_place.why_not = with_in_place ? in_place_refusal<FieldSet>(u, scratch) : "not considered";
+    if (p.in_place.why_not.empty()) p.in_place = InPlaceTiling::plan(policy, u);
     // The generic step is memory-bound: each field adds one read per cell to the state's read and write.
     p.generic_seconds = SmTiling::generic_seconds(policy, u) * (2.0 + FieldSet::size) / 2.0;
     return p;
@@ -203,6 +225,9 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     if (p.device.valid) {
       c.push_back({Candidate::device_tiling, p.device.predicted_seconds * device_margin, p.device.predicted_seconds});
     }
+    if (p.in_place.valid) {
+      c.push_back({Candidate::in_place_tiling, p.in_place.predicted_seconds, p.in_place.predicted_seconds});
+    }
     if (policy.backend() == Backend::automatic || c.empty()) {
       for (Candidate g : generic_forms(policy, u)) c.push_back({g, p.generic_seconds, p.generic_seconds});
     }
@@ -219,6 +244,12 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     switch (c) {
       case Candidate::device_tiling:
         return DeviceTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.device, fields);
+      case Candidate::in_place_tiling:
+        // (A candidate only where in_place_refusal allowed it: rank 3, no read-only fields.)
+        if constexpr (rank == 3 && FieldSet::size == 0) {
+          return InPlaceTiling::run(label, policy, stencil, u, scratch, p.in_place);
+        }
+        break;
       case Candidate::sm_tiling:
         return SmTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.sm, fields);
       case Candidate::sm_tiling_deeper:
@@ -274,7 +305,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     // Timing runs over at most kMeasureMinSteps.. steps, re-planned for that count.
     const int steps = Cuda::measurement_steps(policy.steps(), ranked.front().predicted_seconds);
     const Policy timed = policy.with_steps(steps);
-    const Plans<FieldSet> timed_plans = plan_all<FieldSet>(timed, u, true, fields);
+    const Plans<FieldSet> timed_plans = plan_all<FieldSet>(timed, u, scratch, true, true, fields);
     std::vector<Cuda::CandidatePlan> timed_candidates;
     for (const auto& c : ranked_candidates(timed, u, timed_plans)) {
       for (const auto& k : close)
@@ -442,6 +473,9 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     }
 
     const std::string not_possible =
+        (wanted == Strategy::in_place_tiling
+             ? "in-place tiling not possible (several state fields or levels); "
+             : "") +
         (device.valid ? "" : "device tiling not possible (" + device.why_not + "); ") +
         (sm_valid ? "" : "SM tiling not possible (" + plans.sm_why + "); ");
     StencilOutcome outcome = run_choice(chosen, policy, plans, ring);
@@ -466,10 +500,14 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     const Strategy wanted = policy.knobs().strategy;
     const bool consider_device = wanted == Strategy::device_tiling ||
                                  (wanted == Strategy::automatic && Cuda::device_tiling::kAutomaticConsidersDeviceTiling);
-    const Plans<FieldSet> plans = plan_all<FieldSet>(policy, u, consider_device, fields);
+    const bool consider_in_place = wanted == Strategy::in_place_tiling || wanted == Strategy::automatic;
+    const Plans<FieldSet> plans = plan_all<FieldSet>(policy, u, scratch, consider_device, consider_in_place, fields);
 
     if (wanted == Strategy::device_tiling && plans.device.valid) {
       return run_candidate(Candidate::device_tiling, label, policy, stencil, u, scratch, plans, fields);
+    }
+    if (wanted == Strategy::in_place_tiling && plans.in_place.valid) {
+      return run_candidate(Candidate::in_place_tiling, label, policy, stencil, u, scratch, plans, fields);
     }
     if (wanted != Strategy::automatic) {
       // Forced SM tiling, or forced device tiling that cannot run: SM tiling,
@@ -479,6 +517,10 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
       if (!plans.sm.valid) outcome.report.plan += "; SM tiling not possible (" + plans.sm.why_not + ")";
       if (wanted == Strategy::device_tiling) {
         outcome.report.plan = "device tiling not possible (" + plans.device.why_not + "); " + outcome.report.plan;
+      }
+      if (wanted == Strategy::in_place_tiling) {
+        outcome.report.plan =
+            "in-place tiling not possible (" + plans.in_place.why_not + "); " + outcome.report.plan;
       }
       return outcome;
     }

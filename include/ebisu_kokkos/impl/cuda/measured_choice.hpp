@@ -30,13 +30,22 @@ namespace Cuda {
 // The generic path counts once per step form (GenericStep: which one is
 // fastest depends on the stencil as well as the size).
 // sm_tiling_deeper: SM tiling at the next usable depth above the model's (Plans::sm_deeper).
-enum class Candidate { sm_tiling, sm_tiling_deeper, device_tiling, generic_1cell, generic_4cells, generic_flat };
+enum class Candidate {
+  sm_tiling,
+  sm_tiling_deeper,
+  device_tiling,
+  in_place_tiling,
+  generic_1cell,
+  generic_4cells,
+  generic_flat
+};
 
 inline const char* to_string(Candidate c) {
   switch (c) {
     case Candidate::sm_tiling: return "sm-tiling";
     case Candidate::sm_tiling_deeper: return "sm-tiling-deeper";
     case Candidate::device_tiling: return "device-tiling";
+    case Candidate::in_place_tiling: return "in-place-tiling";
     case Candidate::generic_1cell: return "generic-1cell";
     case Candidate::generic_4cells: return "generic-4cells";
     case Candidate::generic_flat: return "generic-flat";

@@ -1,0 +1,497 @@
+#ifndef EBISU_KOKKOS_IMPL_CUDA_EBISU_IN_PLACE_TILING_HPP
+#define EBISU_KOKKOS_IMPL_CUDA_EBISU_IN_PLACE_TILING_HPP
+
+// In-place tiling for 3-D domains of up to ~2 M cells (the on-chip regime of
+// PERKS): ONE persistent cooperative launch runs every step, and ONE copy of
+// the domain stays on chip for the whole call.
+//
+// A block owns a tile of P x 16 x 32 cells (slow, middle, fast), kept with
+// its R-wide halo in shared memory; thread (middle, fast) updates the P cells
+// of its slow-axis column. Per step:
+//   read the column into registers; compute its new values (slow-axis
+//     neighbours from the registers, every other offset from the shared tile)
+//   store the cells within R of a tile face (what the neighbours read) to
+//     the exchange buffer through L2
+//   block barrier; write the new values into the shared tile; grid barrier
+//   load the halo from the exchange buffer
+// One grid barrier per step and no redundant halo work: device tiling
+// (ebisu_device_tiling.hpp) keeps two copies of a tile widened by depth x R
+// cells, so it holds half as much (96^3 fp64 at depth 2, against 128^3 here on
+// an H200: 132 blocks x 512 threads x 32 cells).
+// Exchanges alternate between the two global buffers (scratch first, as u is
+// still being read by blocks loading their first halo), so one grid barrier
+// per step orders every store before the loads it feeds and every load before
+// the next store to the same buffer; the last step writes every cell to the
+// buffer the last exchange did not use.
+// The tile's extents are compile-time constants, so every shared-memory and
+// register index in the unrolled column is an immediate; the last tile along
+// an axis may own fewer cells (its idle threads and cells are masked).
+// Model and plan: performance_model_in_place_tiling (measured constants:
+// docs/perf-notes-in-place-tiling.md).
+
+#include <ebisu_kokkos/impl/axis_map.hpp>
+#include <ebisu_kokkos/impl/boundary.hpp>
+#include <ebisu_kokkos/impl/compat.hpp>
+#include <ebisu_kokkos/impl/cuda/cuda_check.hpp>
+#include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
+#include <ebisu_kokkos/impl/cuda/device_properties.hpp>
+#include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
+#include <ebisu_kokkos/impl/performance_model_in_place_tiling.hpp>
+#include <ebisu_kokkos/policy.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <cooperative_groups.h>
+
+#include <limits>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <utility>
+
+namespace EbisuKokkos {
+namespace Impl {
+namespace Cuda {
+namespace in_place_tiling {
+
+constexpr int kThreads = KernelLimitsIPT::kThreads;
+constexpr int kMiddle = KernelLimitsIPT::kMiddle;  // tile cells along the middle axis (one warp per row)
+constexpr int kFast = KernelLimitsIPT::kFast;      // tile cells along the fast axis (a warp's lanes)
+
+// The stencil's footprint in kernel axes: the radius-wide shell a tile loads
+// is its faces only for a star (no point off two axes at once), else the
+// whole shell, edges and corners included.
+template <class Points, class Map>
+constexpr bool reads_diagonals() {
+  for (int k = 0; k < Points::size; ++k) {
+    int off_axes = 0;
+    for (int a = 0; a < 3; ++a) off_axes += Points::offset(k, a) != 0 ? 1 : 0;
+    if (off_axes >= 2) return true;
+  }
+  return false;
+}
+// Columns (middle, fast) other than the thread's own that a cell update reads:
+// shared-memory loads per cell, as the unrolled column reuses a column's value
+// for all its slow offsets (the model's count).
+template <class Points, class Map>
+constexpr int off_columns() {
+  int seen[25] = {};
+  int count = 0;
+  for (int k = 0; k < Points::size; ++k) {
+    const int im = Map::view_index(1), jf = Map::view_index(2);
+    const int dm = im < 0 ? 0 : Points::offset(k, im), df = Points::offset(k, jf);
+    if (dm == 0 && df == 0) continue;
+    const int c = (dm + 2) * 5 + df + 2;
+    if (!seen[c]) {
+      seen[c] = 1;
+      ++count;
+    }
+  }
+  return count;
+}
+
+// The tile: P x kMiddle x kFast owned cells, widened by R on every side.
+template <int R, int P>
+struct Tile {
+  static constexpr int L0 = P + 2 * R, L1 = kMiddle + 2 * R, L2 = kFast + 2 * R;
+  static constexpr int pitch0 = L1 * L2, pitch1 = L2;
+  static constexpr int cells = L0 * pitch0;
+};
+
+// The R-wide shell around the owned box as six slabs (slow low/high, middle
+// low/high, fast low/high) of compile-time extents; `Diagonals` widens the
+// slow slabs to whole planes and the middle slabs to whole rows (edges and
+// corners). A slab's high side sits at R + own (the last tile along an axis
+// may own fewer cells); its cells beyond own + 2R along another axis are not
+// part of the tile and are skipped.
+template <int R, int P, bool Diagonals>
+struct Shell {
+  using T = Tile<R, P>;
+  static constexpr int s_m = Diagonals ? T::L1 : kMiddle, s_f = Diagonals ? T::L2 : kFast;  // slow slab
+  static constexpr int m_f = Diagonals ? T::L2 : kFast;                                   // middle slab
+  static constexpr int lo_m = Diagonals ? 0 : R, lo_f = Diagonals ? 0 : R;
+  static constexpr int n_s = R * s_m * s_f, n_m = P * R * m_f, n_f = P * kMiddle * R;
+  static constexpr int cells = 2 * (n_s + n_m + n_f);
+  static constexpr int per_thread = (cells + kThreads - 1) / kThreads;
+
+  // Shell cell k as tile coordinates (divisions by constants).
+  __device__ __forceinline__ static void cell(int k, const int (&own)[3], int (&c)[3]) {
+    if (k < 2 * n_s) {
+      const bool hi = k >= n_s;
+      k -= hi ? n_s : 0;
+      const int plane = k / (s_m * s_f), r = k - plane * (s_m * s_f);
+      c[0] = hi ? R + own[0] + plane : plane;
+      c[1] = lo_m + r / s_f;
+      c[2] = lo_f + r % s_f;
+      return;
+    }
+    k -= 2 * n_s;
+    if (k < 2 * n_m) {
+      const bool hi = k >= n_m;
+      k -= hi ? n_m : 0;
+      const int row = k / m_f;
+      c[0] = R + row / R;
+      c[1] = hi ? R + own[1] + row % R : row % R;
+      c[2] = lo_f + k % m_f;
+      return;
+    }
+    k -= 2 * n_m;
+    const bool hi = k >= n_f;
+    k -= hi ? n_f : 0;
+    const int row = k / R;
+    c[0] = R + row / kMiddle;
+    c[1] = R + row % kMiddle;
+    c[2] = hi ? R + own[2] + k % R : k % R;
+  }
+};
+
+// The plan's counts as constants (device code calls no host functions).
+template <int R, int P, int ScalarBytes, bool Diagonals>
+struct PlanCounts {
+  static constexpr long tile_cells = PlanIPT::tile_cells(R, P);
+  static constexpr long shell_cells = PlanIPT::shell_cells(R, P, Diagonals);
+  static constexpr bool listed = PlanIPT::lists_halo(R, P, ScalarBytes, Diagonals);
+};
+
+struct Geometry {
+  int n[3];            // extents (kernel axes)
+  int tiles[3];        // blocks along each axis
+  int stride[2];       // element strides of u and scratch along the slow and middle kernel axes (fast: 1)
+  // The cells standing in for the R <= 2 cells beyond each side of an axis
+  // (periodic: the far side's, mirror: the reflected ones), or -1 beyond a
+  // fixed side: a halo cell's source is a select, not the rule's loop, so
+  // fixed, periodic and mirror sides share one kernel and its registers.
+  int below[3][2];     // cells -1, -2
+  int above[3][2];     // cells n, n + 1
+  AxisRules rules[3];  // boundary rules (kernel axes): which cells the frame keeps
+  int steps;
+
+  __device__ __forceinline__ int source(int a, int x) const {
+    return x < 0 ? below[a][x == -1 ? 0 : 1] : x >= n[a] ? above[a][x == n[a] ? 0 : 1] : x;
+  }
+};
+
+// The neighbourhood of cell I of the thread's column: the column itself from
+// registers, every other offset (and the column beyond its P cells) from the
+// shared tile.
+template <class Map, int R, int P, int I, class Scalar>
+struct ColumnAccessor {
+  const Scalar* column;  // the column's values before this step, column[0 .. P-1]
+  const Scalar* cell;    // the shared tile at this cell
+  template <int D0, int D1, int D2>
+  __device__ __forceinline__ Scalar get() const {
+    constexpr int ds = Map::template ds<D0, D1, D2>;
+    constexpr int dm = Map::template dm<D0, D1, D2>;
+    constexpr int df = Map::template df<D0, D1, D2>;
+    static_assert(ds >= -R && ds <= R && dm >= -R && dm <= R && df >= -R && df <= R,
+                  "EbisuKokkos: offset beyond the stencil radius");
+    if constexpr (dm == 0 && df == 0 && I + ds >= 0 && I + ds < P) {
+      return column[I + ds];
+    } else {
+      return cell[ds * Tile<R, P>::pitch0 + dm * Tile<R, P>::pitch1 + df];
+    }
+  }
+};
+
+// A value the compiler must treat as unknown at each use: without it, nvcc
+// hoists per-cell addresses, halo offsets and predicates out of the step loop
+// and keeps them live across steps, and the P-cell column spills (the 128^3
+// probe: 36-232 B of local memory per thread, 2026-11-29).
+template <class T>
+__device__ __forceinline__ T opaque(T v) {
+  if constexpr (sizeof(T) == 8) {
+    long long r;
+    asm volatile("mov.b64 %0, %1;" : "=l"(r) : "l"(static_cast<long long>(v)));
+    return static_cast<T>(r);
+  } else {
+    int r;
+    asm volatile("mov.b32 %0, %1;" : "=r"(r) : "r"(static_cast<int>(v)));
+    return static_cast<T>(r);
+  }
+}
+
+template <class Map, int R, int P, bool Diagonals, class Eval, class Scalar>
+__global__ void __launch_bounds__(kThreads, 1)
+    in_place_tiling_kernel(const Eval eval, Scalar* const u, Scalar* const scratch, const Geometry g) {
+  using T = Tile<R, P>;
+  using S = Shell<R, P, Diagonals>;
+  static_assert(S::cells == PlanCounts<R, P, sizeof(Scalar), Diagonals>::shell_cells &&
+                    T::cells == PlanCounts<R, P, sizeof(Scalar), Diagonals>::tile_cells,
+                "EbisuKokkos: the in-place kernel and its plan count the tile differently");
+  extern __shared__ __align__(16) unsigned char in_place_tiling_smem[];
+  Scalar* const tile = reinterpret_cast<Scalar*>(in_place_tiling_smem);
+  namespace cg = cooperative_groups;
+  cg::grid_group grid = cg::this_grid();
+
+  int b = blockIdx.x;
+  const int tf = b % g.tiles[2];
+  b /= g.tiles[2];
+  const int tm = b % g.tiles[1];
+  const int ts = b / g.tiles[1];
+  const int org[3] = {ts * P, tm * kMiddle, tf * kFast};  // global coordinates of the first owned cell
+  const int own[3] = {min(P, g.n[0] - org[0]), min(kMiddle, g.n[1] - org[1]), min(kFast, g.n[2] - org[2])};
+  const int x = threadIdx.x % kFast, y = threadIdx.x / kFast;
+  const bool active = y < own[1] && x < own[2];
+  const int gm = org[1] + y, gf = org[2] + x;
+  const int column_offset = org[0] * g.stride[0] + gm * g.stride[1] + gf;
+  Scalar* const mine = tile + R * T::pitch0 + (y + R) * T::pitch1 + (x + R);
+
+  // Bit i of `owned_cells`: cell i of the column is the block's; of `updated`:
+  // it is also outside the fixed frame; of `face_cells`: it is also within R
+  // of a tile face (the neighbours read it). Threads and cells beyond a short
+  // last tile own nothing and never write the shared tile: its halo sits there.
+  unsigned owned_cells = 0, updated = 0, face_cells = 0;
+  const bool side = y < R || y >= own[1] - R || x < R || x >= own[2] - R;
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    if (!active || i >= own[0]) continue;
+    owned_cells |= 1u << i;
+    if (!g.rules[0].frame(org[0] + i) && !g.rules[1].frame(gm) && !g.rules[2].frame(gf)) updated |= 1u << i;
+    if (side || i < R || i >= own[0] - R) face_cells |= 1u << i;
+  }
+
+  // Shell cell k: its tile index and the offset of the cell standing at it in
+  // a global buffer, or -1 where none is loaded (beyond a fixed side, or
+  // beyond a short tile).
+  auto shell_cell = [&](int k, int& at, int& from) {
+    int c[3];
+    S::cell(k, own, c);
+    const int gs = g.source(0, org[0] - R + c[0]), gmm = g.source(1, org[1] - R + c[1]),
+              gff = g.source(2, org[2] - R + c[2]);
+    const bool in_tile = c[0] < own[0] + 2 * R && c[1] < own[1] + 2 * R && c[2] < own[2] + 2 * R;
+    const bool loaded = in_tile && gs >= 0 && gmm >= 0 && gff >= 0;
+    at = loaded ? (c[0] * T::L1 + c[1]) * T::L2 + c[2] : -1;
+    from = loaded ? gs * g.stride[0] + gmm * g.stride[1] + gff : -1;
+  };
+  // Where the tile leaves room (PlanIPT::lists_halo), the shell's pairs are
+  // listed once in the shared memory after it, and each exchange loads by list
+  // instead of decoding every cell again (one path per kernel: with both, the
+  // registers of the unused one spilled the column).
+  constexpr bool listed = PlanCounts<R, P, sizeof(Scalar), Diagonals>::listed;
+  int* const list_at = reinterpret_cast<int*>(tile + T::cells);
+  int* const list_from = list_at + S::cells;
+  if constexpr (listed) {
+    for (int k = threadIdx.x; k < S::cells; k += kThreads) shell_cell(k, list_at[k], list_from[k]);
+    __syncthreads();
+  }
+
+  // The halo from `src`: every thread's shell cells, all loads in flight before their stores.
+  auto load_halo = [&](const Scalar* src) {
+    const int first = opaque(static_cast<int>(threadIdx.x));
+    Scalar v[S::per_thread];
+    int at[S::per_thread];
+#pragma unroll
+    for (int j = 0; j < S::per_thread; ++j) {
+      const int k = first + j * kThreads;
+      at[j] = -1;
+      if (k < S::cells) {
+        int from;
+        if constexpr (listed) {
+          at[j] = list_at[k];
+          from = list_from[k];
+        } else {
+          shell_cell(k, at[j], from);
+        }
+        if (at[j] >= 0) v[j] = __ldcg(src + from);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < S::per_thread; ++j)
+      if (at[j] >= 0) tile[at[j]] = v[j];
+  };
+
+#pragma unroll
+  for (int i = 0; i < P; ++i)
+    if ((owned_cells >> i) & 1u) mine[i * T::pitch0] = u[column_offset + i * g.stride[0]];
+  load_halo(u);
+
+  for (int t = 0; t < g.steps; ++t) {
+    __syncthreads();
+    // The column into registers for the step, beyond a short tile's last
+    // owned cell too: its slow-axis halo sits there. (Kept in registers from
+    // one step to the next, the column was live through the halo load, whose
+    // offsets then spilled: 180-736 B per thread at 32 cells.)
+    Scalar column[P];
+#pragma unroll
+    for (int i = 0; i < P; ++i) column[i] = mine[i * T::pitch0];
+    const unsigned update = opaque(updated);
+    Scalar next[P];
+    static_for<P>([&](auto I) {
+      constexpr int i = decltype(I)::value;
+      const ColumnAccessor<Map, R, P, i, Scalar> at{column, mine + i * T::pitch0};
+      const Scalar v = static_cast<Scalar>(component(eval(at), 0));
+      next[i] = (update >> i) & 1u ? v : column[i];
+    });
+    Scalar* const out = (t & 1) == 0 ? scratch : u;
+    const int at = opaque(column_offset), step0 = opaque(g.stride[0]);
+    if (t == g.steps - 1) {
+      // The result: every owned cell, into the buffer the last exchange did not use.
+      const unsigned owned = opaque(owned_cells);
+#pragma unroll
+      for (int i = 0; i < P; ++i)
+        if ((owned >> i) & 1u) __stcg(out + at + i * step0, next[i]);
+      break;
+    }
+    const unsigned faces = opaque(face_cells);
+#pragma unroll
+    for (int i = 0; i < P; ++i)
+      if ((faces >> i) & 1u) __stcg(out + at + i * step0, next[i]);
+    __syncthreads();
+    const unsigned owned = opaque(owned_cells);
+#pragma unroll
+    for (int i = 0; i < P; ++i) {
+      if ((owned >> i) & 1u) mine[i * T::pitch0] = next[i];
+    }
+    grid.sync();
+    load_halo(out);
+  }
+}
+
+}  // namespace in_place_tiling
+
+/// The in-place tiling strategy for one (stencil, View type): 3-D, one
+/// state field, no read-only fields; its plan and its run.
+template <class Stencil, class ViewType>
+struct InPlaceTiling {
+  using Scalar = typename ViewType::non_const_value_type;
+  static constexpr int rank = view_rank<ViewType>;
+  static constexpr bool right = std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>;
+  using Map = AxisMap<rank, right>;
+  using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
+  static constexpr int R = Stencil::radius;
+  static constexpr bool kDiagonals = in_place_tiling::reads_diagonals<typename Stencil::points, Map>();
+
+  template <int P>
+  static auto function() {
+    return &in_place_tiling::in_place_tiling_kernel<Map, R, P, kDiagonals, Eval, Scalar>;
+  }
+  static const void* function_of(int p) {
+    switch (p) {
+      case 4: return reinterpret_cast<const void*>(function<4>());
+      case 16: return reinterpret_cast<const void*>(function<16>());
+      default: return reinterpret_cast<const void*>(function<32>());
+    }
+  }
+
+  // The model's plan over the compiled kernels (registers, co-residency);
+  // cached per problem for the process.
+  static PlanIPT plan(const StencilPolicy<Kokkos::Cuda>& policy, const ViewType& u) {
+    long n[3];
+    kernel_extents<Map>(u, n);
+    const int device = policy.space().cuda_device();
+    using Key = std::tuple<int, long, long, long, int>;
+    static std::mutex mutex;
+    static std::map<Key, PlanIPT> cache;
+    const Key key{device, n[0], n[1], n[2], policy.steps()};
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = cache.find(key);
+      if (it != cache.end()) return it->second;
+    }
+    PlanIPT p;
+    if constexpr (rank != 3) {
+      p.why_not = "in-place tiling is 3-D only";
+    } else {
+      const DeviceModel& dev = device_model(device);
+      StencilShapeIPT shape;
+      shape.radius = R;
+      shape.scalar_bytes = static_cast<int>(sizeof(Scalar));
+      shape.off_columns = in_place_tiling::off_columns<typename Stencil::points, Map>();
+      shape.diagonals = kDiagonals;
+      std::vector<KernelLimitsIPT> kernels;
+      for (int cells : {4, 16, 32}) {
+        KernelLimitsIPT k;
+        k.cells_per_thread = cells;
+        const long smem = PlanIPT::shared_bytes(R, cells, static_cast<int>(sizeof(Scalar)), kDiagonals);
+        const void* f = function_of(cells);
+        cudaFuncAttributes attr{};
+        EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, f), "in_place_tiling_kernel");
+        k.local_bytes = static_cast<int>(attr.localSizeBytes);
+        if (smem <= dev.smem_per_block_bytes) {
+          EBISU_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
+                           "in_place_tiling_kernel");
+          int per_sm = 0;
+          EBISU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, in_place_tiling::kThreads,
+                                                                         static_cast<std::size_t>(smem)),
+                           "in_place_tiling_kernel");
+          k.max_blocks = per_sm * dev.sm_count;
+        }
+        kernels.push_back(k);
+      }
+      p = choose_plan_in_place_tiling(dev, shape, n, policy.steps(), kernels);
+      if (p.valid) {
+        // 32-bit tile coordinates and element offsets of a cell that fits on chip; strided
+        // subviews whose offsets would not fit are left to the other strategies.
+        const long last = (n[0] - 1) * static_cast<long>(u.stride(Map::view_index(0))) +
+                          (n[1] - 1) * static_cast<long>(u.stride(Map::view_index(1))) + n[2];
+        if (last >= std::numeric_limits<int>::max()) {
+          p.valid = false;
+          p.why_not = "element offsets beyond 32 bits";
+        }
+      }
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    cache.emplace(key, p);
+    return p;
+  }
+
+  /// One field on (u, scratch); the outcome says which of the two holds step T.
+  static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                            const Stencil& stencil, const ViewType& u, const ViewType& scratch, const PlanIPT& p) {
+    StencilOutcome outcome;
+    StencilReport& report = outcome.report;
+    report.backend = Backend::ebisu;
+    report.strategy = Strategy::in_place_tiling;
+    report.temporal_depth = 1;
+    report.launches = 1;
+    report.predicted_gcells_per_s = p.predicted_gcells_per_s;
+    report.plan = p.describe();
+    const void* f = function_of(p.cells_per_thread);
+    cudaFuncAttributes attr{};
+    EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, f), "in_place_tiling_kernel");
+    report.plan += "; regs/thread " + std::to_string(attr.numRegs) +
+                   (attr.localSizeBytes > 0 ? ", local memory " + std::to_string(attr.localSizeBytes) + " B" : "");
+    if (policy.knobs().threads > 0 || policy.knobs().tile_width > 0 || policy.knobs().temporal_depth > 1) {
+      report.plan += "; threads / tile-width / depth knobs ignored (in-place tiling runs one step per "
+                     "grid barrier on fixed tiles)";
+    }
+    outcome.result_in_scratch = policy.steps() % 2 == 1;
+    if (policy.steps() == 0) return outcome;
+
+    in_place_tiling::Geometry g{};
+    long n[3];
+    kernel_extents<Map>(u, n);
+    for (int a = 0; a < 3; ++a) {
+      g.n[a] = static_cast<int>(n[a]);
+      g.tiles[a] = p.tiles[a];
+      const AxisRules rules = axis_rules(u, policy.boundaries(), Map::view_index(a), R);
+      g.rules[a] = rules;
+      for (int k = 0; k < 2; ++k) {
+        g.below[a][k] = rules.loadable(-1 - k) ? rules.source(-1 - k) : -1;
+        g.above[a][k] = rules.loadable(g.n[a] + k) ? rules.source(g.n[a] + k) : -1;
+      }
+    }
+    for (int a = 0; a < 2; ++a) g.stride[a] = static_cast<int>(u.stride(Map::view_index(a)));
+    g.steps = policy.steps();
+
+    const Eval eval = stencil.template bind<Scalar>();
+    Scalar* u_data = u.data();
+    Scalar* scratch_data = scratch.data();
+    void* args[] = {const_cast<Eval*>(&eval), &u_data, &scratch_data, &g};
+    Kokkos::Profiling::pushRegion("EbisuKokkos::in_place_tiling::" + label);
+    EBISU_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(p.smem_bytes)),
+                     "in_place_tiling_kernel");
+    EBISU_CUDA_CHECK(cudaLaunchCooperativeKernel(f, dim3(p.blocks), dim3(in_place_tiling::kThreads), args,
+                                                 static_cast<std::size_t>(p.smem_bytes),
+                                                 policy.space().cuda_stream()),
+                     "in_place_tiling_kernel (cooperative launch)");
+    Kokkos::Profiling::popRegion();
+    return outcome;
+  }
+};
+
+}  // namespace Cuda
+}  // namespace Impl
+}  // namespace EbisuKokkos
+
+#endif

@@ -1,0 +1,96 @@
+#ifndef EBISU_KOKKOS_IMPL_PERFORMANCE_MODEL_IN_PLACE_TILING_HPP
+#define EBISU_KOKKOS_IMPL_PERFORMANCE_MODEL_IN_PLACE_TILING_HPP
+
+// The model of the in-place tiling strategy (impl/cuda/ebisu_in_place_tiling.hpp):
+// one persistent cooperative launch, each block owning a tile of
+// P x 16 x 32 cells in shared memory whose 512 threads each update one
+// column of P cells in registers, one grid barrier per step. A step costs
+//   a fixed part (grid barrier, the L2 round trip of the halo load, block barriers)
+//   + the tile's shared-memory accesses (the column's own load, one load per
+//     column the stencil reads besides the thread's own, one store)
+//   + the halo cells the tile stores and loads through L2,
+// constants fitted on an H200 (docs/perf-notes-in-place-tiling.md). The
+// search picks P, the cells per thread, among the compiled kernels.
+// Pure C++: unit-tested without a GPU.
+
+#include <ebisu_kokkos/impl/performance_model.hpp>
+
+#include <string>
+#include <vector>
+
+namespace EbisuKokkos {
+namespace Impl {
+
+/// What the model needs to know about the stencil.
+struct StencilShapeIPT {
+  int radius = 1;
+  int scalar_bytes = 8;
+  int off_columns = 4;     ///< (middle, fast) columns read besides the cell's own
+  bool diagonals = false;  ///< reads points off two axes at once: the halo includes edges and corners
+};
+
+/// One compiled kernel (one value of P).
+struct KernelLimitsIPT {
+  static constexpr int kThreads = 512;  ///< threads per block (__launch_bounds__)
+  static constexpr int kMiddle = 16;    ///< tile cells along the middle axis
+  static constexpr int kFast = 32;      ///< tile cells along the fast axis
+  int cells_per_thread = 32;            ///< P: the slow-axis cells of a thread's column
+  int max_blocks = 0;                   ///< co-resident blocks of this kernel (0: it does not fit)
+  int local_bytes = 0;                  ///< spilled bytes per thread (the model does not pick a spilling kernel)
+};
+
+struct PlanIPT {
+  bool valid = false;
+  std::string why_not;        ///< when !valid
+  int cells_per_thread = 0;   ///< P
+  int radius = 1;
+  int tiles[3] = {1, 1, 1};   ///< blocks along each kernel axis (slow, middle, fast)
+  int blocks = 0;
+  long smem_bytes = 0;        ///< the shared tile, and the halo list where it fits
+  long halo_cells = 0;        ///< shell cells a block loads per step
+  bool halo_list = false;     ///< the shell's (tile index, source offset) pairs listed in shared memory
+  double t_step_s = 0;
+  double predicted_seconds = 0;
+  double predicted_gcells_per_s = 0;
+  /// Cells of a tile of P x 16 x 32 owned cells widened by `radius`.
+  static constexpr long tile_cells(int radius, int p) {
+    return static_cast<long>(p + 2 * radius) * (KernelLimitsIPT::kMiddle + 2 * radius) *
+           (KernelLimitsIPT::kFast + 2 * radius);
+  }
+  static constexpr long kListEntryBytes = 8;  ///< a list entry: tile index and source offset (ints)
+  /// The kernels list the halo where tile and list fit this budget (the
+  /// opt-in shared memory of an H100 / H200: a compile-time choice, each
+  /// kernel has one halo path); on GPUs with less, such a kernel does not fit.
+  static constexpr long kListSharedBudget = 227 * 1024;
+  static constexpr long shell_cells(int radius, int p, bool diagonals) {
+    const long own[3] = {p, KernelLimitsIPT::kMiddle, KernelLimitsIPT::kFast};
+    return diagonals ? (p + 2 * radius) * (own[1] + 2 * radius) * (own[2] + 2 * radius) - own[0] * own[1] * own[2]
+                     : 2 * radius * (own[1] * own[2] + own[0] * own[2] + own[0] * own[1]);
+  }
+  static constexpr bool lists_halo(int radius, int p, int scalar_bytes, bool diagonals) {
+    return (p + 2 * radius) * (KernelLimitsIPT::kMiddle + 2 * radius) * (KernelLimitsIPT::kFast + 2 * radius) *
+                   static_cast<long>(scalar_bytes) +
+               shell_cells(radius, p, diagonals) * kListEntryBytes <=
+           kListSharedBudget;
+  }
+  /// The shared memory of the kernel for (radius, P, scalar): its tile and, where listed, the halo list.
+  static constexpr long shared_bytes(int radius, int p, int scalar_bytes, bool diagonals) {
+    return (p + 2 * radius) * (KernelLimitsIPT::kMiddle + 2 * radius) * (KernelLimitsIPT::kFast + 2 * radius) *
+               static_cast<long>(scalar_bytes) +
+           (lists_halo(radius, p, scalar_bytes, diagonals) ? shell_cells(radius, p, diagonals) * kListEntryBytes : 0);
+  }
+  std::string describe() const;
+};
+
+/// The fastest predicted kernel for `steps` steps over extents n (kernel axis order).
+PlanIPT choose_plan_in_place_tiling(const DeviceModel& dev, const StencilShapeIPT& s, const long (&n)[3], int steps,
+                                     const std::vector<KernelLimitsIPT>& kernels);
+
+/// The model for one kernel (used by the search and the tests).
+PlanIPT evaluate_plan_in_place_tiling(const DeviceModel& dev, const StencilShapeIPT& s, const long (&n)[3],
+                                       int steps, const KernelLimitsIPT& kernel);
+
+}  // namespace Impl
+}  // namespace EbisuKokkos
+
+#endif

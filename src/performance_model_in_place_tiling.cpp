@@ -1,0 +1,101 @@
+#include <ebisu_kokkos/impl/performance_model_in_place_tiling.hpp>
+
+#include <cstdio>
+
+namespace EbisuKokkos {
+namespace Impl {
+
+namespace {
+
+// Fitted on the 128^3 and 64^3 probe runs of j3d7pt, j3d13pt, poisson and
+// j3d27pt (H200, fp64, 2026-11-29; within 11% at all eight points,
+// docs/perf-notes-in-place-tiling.md):
+//   t_step = 1.59 us + 0.046 ns x (tile cells x shared accesses per cell) + 0.43 ns x halo cells,
+// where a cell costs its column's load, one load per other column read and its store.
+constexpr double kStepFixedS = 1.59e-6;
+constexpr double kSharedAccessS = 0.0462e-9;  // per 8-byte access, per block (one block per SM)
+constexpr double kHaloCellS = 0.433e-9;       // per 8-byte halo cell: its store, the L2 trip, its load
+constexpr double kLaunchS = 6e-6;             // cooperative launch, first load and last store
+// A kernel that spills more than this per thread is not used: spills go to
+// L2 (the shared-memory carve-out leaves L1 little room). The 32-cell kernels
+// spill 20 B (poisson) and 48 B (j3d13pt) with CUDA 13.
+constexpr int kMaxSpillBytes = 64;
+
+long ceil_div(long a, long b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+std::string PlanIPT::describe() const {
+  char buf[300];
+  if (!valid) {
+    std::snprintf(buf, sizeof buf, "in-place tiling not possible: %s", why_not.c_str());
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf,
+                "in-place tiling: %d x %d x %d blocks of %d x %d x %d cells, %d threads of %d cells, %ld KB "
+                "shared, %ld halo cells per block%s, predicted %.1f GCells/s (step %.2f us)",
+                tiles[0], tiles[1], tiles[2], cells_per_thread, KernelLimitsIPT::kMiddle, KernelLimitsIPT::kFast,
+                KernelLimitsIPT::kThreads, cells_per_thread, smem_bytes / 1024, halo_cells,
+                halo_list ? " (listed)" : "", predicted_gcells_per_s, t_step_s * 1e6);
+  return buf;
+}
+
+PlanIPT evaluate_plan_in_place_tiling(const DeviceModel& dev, const StencilShapeIPT& s, const long (&n)[3],
+                                       int steps, const KernelLimitsIPT& k) {
+  PlanIPT p;
+  const int r = s.radius, pc = k.cells_per_thread;
+  p.cells_per_thread = pc;
+  p.radius = r;
+  const long own[3] = {pc, KernelLimitsIPT::kMiddle, KernelLimitsIPT::kFast};
+  long blocks = 1;
+  for (int a = 0; a < 3; ++a) {
+    if (n[a] < 2 * r + 1) {
+      p.why_not = "an extent of " + std::to_string(n[a]) + " has no interior at radius " + std::to_string(r);
+      return p;
+    }
+    p.tiles[a] = static_cast<int>(ceil_div(n[a], own[a]));
+    blocks *= p.tiles[a];
+  }
+  p.blocks = static_cast<int>(blocks);
+  p.smem_bytes = PlanIPT::shared_bytes(r, pc, s.scalar_bytes, s.diagonals);
+  p.halo_list = PlanIPT::lists_halo(r, pc, s.scalar_bytes, s.diagonals);
+  p.halo_cells = PlanIPT::shell_cells(r, pc, s.diagonals);
+  if (k.max_blocks <= 0 || p.smem_bytes > dev.smem_per_block_bytes) {
+    p.why_not = "a tile of " + std::to_string(pc) + " x 16 x 32 cells does not fit one SM";
+    return p;
+  }
+  if (blocks > k.max_blocks) {
+    p.why_not = "the domain needs " + std::to_string(blocks) + " blocks of " + std::to_string(pc) +
+                " x 16 x 32 cells, more than the " + std::to_string(k.max_blocks) + " that can be resident";
+    return p;
+  }
+  if (k.local_bytes > kMaxSpillBytes) {
+    p.why_not = "the kernel of " + std::to_string(pc) + " cells per thread spills " + std::to_string(k.local_bytes) +
+                " B per thread";
+    return p;
+  }
+  const long tile = own[0] * own[1] * own[2];
+  const double byte_scale = s.scalar_bytes / 8.0;
+  p.t_step_s = kStepFixedS + kSharedAccessS * byte_scale * static_cast<double>(tile) * (s.off_columns + 2) +
+               kHaloCellS * byte_scale * static_cast<double>(p.halo_cells);
+  const double cells = static_cast<double>(n[0] - 2 * r) * (n[1] - 2 * r) * (n[2] - 2 * r);
+  p.predicted_seconds = kLaunchS + steps * p.t_step_s;
+  p.predicted_gcells_per_s = cells * steps / p.predicted_seconds * 1e-9;
+  p.valid = true;
+  return p;
+}
+
+PlanIPT choose_plan_in_place_tiling(const DeviceModel& dev, const StencilShapeIPT& s, const long (&n)[3], int steps,
+                                     const std::vector<KernelLimitsIPT>& kernels) {
+  PlanIPT best;
+  best.why_not = "no kernel";
+  for (const KernelLimitsIPT& k : kernels) {
+    PlanIPT p = evaluate_plan_in_place_tiling(dev, s, n, steps, k);
+    if (p.valid && (!best.valid || p.predicted_seconds < best.predicted_seconds)) best = p;
+    if (!best.valid && !p.valid) best.why_not = p.why_not;  // the reason of the largest kernel tried last
+  }
+  return best;
+}
+
+}  // namespace Impl
+}  // namespace EbisuKokkos

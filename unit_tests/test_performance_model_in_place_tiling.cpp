@@ -1,0 +1,114 @@
+// The in-place tiling model (performance_model_in_place_tiling.hpp) on
+// the reference H200: which kernel (cells per thread) a domain gets, the
+// domains that cannot stay in registers and why, and the step time's terms.
+#include <ebisu_kokkos/impl/performance_model_in_place_tiling.hpp>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace EbisuKokkos::Impl;
+
+// The three compiled kernels, one block per SM each (512 threads, 126-128 registers).
+std::vector<KernelLimitsIPT> kernels(int spill_of_32 = 0) {
+  std::vector<KernelLimitsIPT> k;
+  for (int p : {4, 16, 32}) {
+    KernelLimitsIPT l;
+    l.cells_per_thread = p;
+    l.max_blocks = 132;
+    l.local_bytes = p == 32 ? spill_of_32 : 0;
+    k.push_back(l);
+  }
+  return k;
+}
+
+StencilShapeIPT j3d7pt() { return StencilShapeIPT{1, 8, 4, false}; }
+StencilShapeIPT poisson() { return StencilShapeIPT{1, 8, 8, true}; }
+
+PlanIPT plan(const StencilShapeIPT& s, long n0, long n1, long n2, int steps = 1000,
+            const std::vector<KernelLimitsIPT>& k = kernels()) {
+  const long n[3] = {n0, n1, n2};
+  return choose_plan_in_place_tiling(reference_h200_model(), s, n, steps, k);
+}
+
+TEST(PerformanceModelInPlaceTiling, PicksTheKernelWhoseTilesFillTheGpu) {
+  // 128^3: only 32 cells per thread keeps the tiles resident (4 x 8 x 4 = 128 blocks).
+  const PlanIPT big = plan(j3d7pt(), 128, 128, 128);
+  ASSERT_TRUE(big.valid) << big.why_not;
+  EXPECT_EQ(big.cells_per_thread, 32);
+  EXPECT_EQ(big.blocks, 128);
+  EXPECT_EQ(big.tiles[0], 4);
+  EXPECT_EQ(big.tiles[1], 8);
+  EXPECT_EQ(big.tiles[2], 4);
+  // The star's halo is its six faces: 2 x (16 x 32 + 32 x 32 + 32 x 16) cells, listed beside the tile.
+  EXPECT_EQ(big.halo_cells, 2L * (16 * 32 + 32 * 32 + 32 * 16));
+  EXPECT_TRUE(big.halo_list);
+  EXPECT_EQ(big.smem_bytes, 34L * 18 * 34 * 8 + big.halo_cells * 8);
+  // 64^3: 4 cells per thread gives 128 blocks; 16 would leave most SMs idle.
+  const PlanIPT small = plan(j3d7pt(), 64, 64, 64);
+  ASSERT_TRUE(small.valid) << small.why_not;
+  EXPECT_EQ(small.cells_per_thread, 4);
+  EXPECT_EQ(small.blocks, 16 * 4 * 2);
+  // 96^3: 16 cells per thread (6 x 6 x 3 blocks); 4 would need 432.
+  EXPECT_EQ(plan(j3d7pt(), 96, 96, 96).cells_per_thread, 16);
+}
+
+TEST(PerformanceModelInPlaceTiling, StepTimeFollowsTheMeasuredTerms) {
+  // The fit's points (H200, fp64): j3d7pt 128^3 7.67 us per step, poisson 10.16 us.
+  const PlanIPT a = plan(j3d7pt(), 128, 128, 128), b = plan(poisson(), 128, 128, 128);
+  EXPECT_NEAR(a.t_step_s * 1e6, 7.67, 0.8);
+  EXPECT_NEAR(b.t_step_s * 1e6, 10.16, 1.0);
+  // A box footprint loads the whole shell, a star its faces.
+  EXPECT_EQ(b.halo_cells, 34L * 18 * 34 - 32L * 16 * 32);
+  EXPECT_GT(b.t_step_s, a.t_step_s);
+  // fp32 moves half the bytes.
+  StencilShapeIPT f = j3d7pt();
+  f.scalar_bytes = 4;
+  const PlanIPT c = plan(f, 128, 128, 128);
+  EXPECT_LT(c.t_step_s, a.t_step_s);
+  EXPECT_EQ(c.smem_bytes, 34L * 18 * 34 * 4 + c.halo_cells * 8);
+  // Throughput: cells x steps over the predicted seconds, launch included.
+  EXPECT_NEAR(a.predicted_gcells_per_s, 126.0 * 126 * 126 * 1000 / a.predicted_seconds * 1e-9, 1e-6);
+  EXPECT_GT(a.predicted_seconds, 1000 * a.t_step_s);
+}
+
+TEST(PerformanceModelInPlaceTiling, ListsTheHaloWhereItFits) {
+  // Radius 2 at 32 cells: the tile (36 x 20 x 36 doubles, 207 KB) leaves no room for 8192 entries.
+  const PlanIPT r2 = plan(StencilShapeIPT{2, 8, 8, false}, 128, 128, 128);
+  ASSERT_TRUE(r2.valid) << r2.why_not;
+  EXPECT_EQ(r2.cells_per_thread, 32);
+  EXPECT_FALSE(r2.halo_list);
+  EXPECT_EQ(r2.smem_bytes, 36L * 20 * 36 * 8);
+  EXPECT_EQ(r2.describe().find("listed"), std::string::npos);
+  const PlanIPT p = plan(poisson(), 128, 128, 128);
+  EXPECT_TRUE(p.halo_list);
+  EXPECT_NE(p.describe().find("listed"), std::string::npos);
+  EXPECT_EQ(p.smem_bytes, 34L * 18 * 34 * 8 + (34L * 18 * 34 - 32 * 16 * 32) * 8);
+  // The kernels decide at compile time: the same rule.
+  static_assert(PlanIPT::lists_halo(1, 32, 8, true) && !PlanIPT::lists_halo(2, 32, 8, false), "");
+  static_assert(PlanIPT::lists_halo(2, 16, 8, false) && PlanIPT::lists_halo(2, 32, 4, false), "");
+}
+
+TEST(PerformanceModelInPlaceTiling, SaysWhyADomainCannotStayInRegisters) {
+  const PlanIPT big = plan(j3d7pt(), 256, 256, 256);
+  EXPECT_FALSE(big.valid);
+  EXPECT_NE(big.why_not.find("can be resident"), std::string::npos) << big.why_not;
+  EXPECT_NE(big.describe().find("not possible"), std::string::npos);
+  // No interior along an axis.
+  const PlanIPT flat = plan(j3d7pt(), 64, 2, 64);
+  EXPECT_FALSE(flat.valid);
+  EXPECT_NE(flat.why_not.find("no interior"), std::string::npos) << flat.why_not;
+  // A kernel that spills more than a few bytes is not used: 128^3 then has no kernel.
+  const PlanIPT spilled = plan(j3d7pt(), 128, 128, 128, 1000, kernels(96));
+  EXPECT_FALSE(spilled.valid);
+  EXPECT_NE(spilled.why_not.find("spills"), std::string::npos) << spilled.why_not;
+  EXPECT_TRUE(plan(j3d7pt(), 128, 128, 128, 1000, kernels(48)).valid);
+  // A kernel that cannot be resident at all (max_blocks 0).
+  std::vector<KernelLimitsIPT> none = kernels();
+  for (auto& k : none) k.max_blocks = 0;
+  const PlanIPT no_fit = plan(j3d7pt(), 64, 64, 64, 10, none);
+  EXPECT_FALSE(no_fit.valid);
+  EXPECT_NE(no_fit.why_not.find("does not fit"), std::string::npos) << no_fit.why_not;
+}
+
+}  // namespace
