@@ -4,11 +4,11 @@
 // of the depth, two concurrent calls on two streams, and the fallback of a
 // forced device tiling on a domain that does not fit on chip.
 #include "category/cuda.hpp"
+#include "support/concurrent_streams.hpp"
 #include "support/run_case.hpp"
 
 #include <ebisu_kokkos/ebisu_kokkos.hpp>
 
-#include <cuda_runtime.h>
 
 #include <cstdlib>
 
@@ -79,44 +79,11 @@ void check_split_functor() {
 TEST(cuda, device_tiling_split_domains_functor) { check_split_functor(); }
 
 TEST(cuda, device_tiling_concurrent_streams) {
-  // Two cooperative launches on two streams, in flight together: both must
-  // finish (no deadlock) and both must be right (no interference).
   using V = TestView<double, 2, Kokkos::LayoutLeft, Kokkos::Cuda>;
   const auto stencil = EbisuKokkos::presets::j2d5pt();
-  const Update update = update_of("j2d5pt", stencil);
-  cudaStream_t streams[2];
-  for (auto& s : streams) ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
-  {
-    const Extents n[2] = {{257, 301, 1}, {512, 128, 1}};
-    const int steps[2] = {41, 60};
-    Field init[2], ref[2];
-    V u[2], x[2];
-    std::vector<EbisuKokkos::StencilReport> reports;
-    for (int i = 0; i < 2; ++i) {
-      init[i] = random_field(n[i], 77u + i);
-      ref[i] = reference_run(init[i], 2, 1, update, steps[i]);
-      u[i] = make_view<V>("u", n[i]);
-      x[i] = make_view<V>("x", n[i]);
-      upload(u[i], init[i]);
-    }
-    Kokkos::fence();
-    for (int rep = 0; rep < 3; ++rep) {
-      for (int i = 0; i < 2; ++i) {
-        upload(u[i], init[i]);
-        Kokkos::fence();
-      }
-      for (int i = 0; i < 2; ++i) {
-        EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(Kokkos::Cuda(streams[i]), steps[i]);
-        policy.set_backend(EbisuKokkos::Backend::ebisu).set_strategy(EbisuKokkos::Strategy::device_tiling);
-        reports.push_back(EbisuKokkos::parallel_stencil("concurrent", policy, stencil, u[i], x[i]));
-      }
-      Kokkos::fence();
-      for (auto& s : streams) ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
-      for (int i = 0; i < 2; ++i) EXPECT_LE(relative_error(download(u[i]), ref[i]), tolerance<double>()) << i;
-    }
-    for (const auto& r : reports) EXPECT_EQ(r.strategy, EbisuKokkos::Strategy::device_tiling) << r.plan;
-  }
-  for (auto& s : streams) cudaStreamDestroy(s);
+  const Extents n[2] = {{257, 301, 1}, {512, 128, 1}};
+  const int steps[2] = {41, 60};
+  check_concurrent_streams<V>(stencil, update_of("j2d5pt", stencil), n, steps, EbisuKokkos::Strategy::device_tiling);
 }
 
 TEST(cuda, device_tiling_that_cannot_fit_falls_back) {

@@ -5,11 +5,11 @@
 // that need them), a functor stencil, both layouts through the axis map, two
 // concurrent calls on two streams, and the fallbacks with their reasons.
 #include "category/cuda.hpp"
+#include "support/concurrent_streams.hpp"
 #include "support/run_case.hpp"
 
 #include <ebisu_kokkos/ebisu_kokkos.hpp>
 
-#include <cuda_runtime.h>
 
 #include <cstdlib>
 
@@ -99,39 +99,11 @@ void check_in_place_functor() {
 TEST(cuda, in_place_tiling_functor) { check_in_place_functor(); }
 
 TEST(cuda, in_place_tiling_concurrent_streams) {
-  // Two cooperative launches on two streams in flight together: both finish, both right.
   using V = TestView<double, 3, Kokkos::LayoutRight, Kokkos::Cuda>;
   const auto stencil = EbisuKokkos::presets::poisson();
-  const Update update = update_of("poisson", stencil);
-  cudaStream_t streams[2];
-  for (auto& s : streams) ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
-  {
-    const Extents n[2] = {{40, 33, 70}, {64, 20, 32}};
-    const int steps[2] = {13, 20};
-    Field init[2], ref[2];
-    V u[2], x[2];
-    std::vector<EbisuKokkos::StencilReport> reports;
-    for (int i = 0; i < 2; ++i) {
-      init[i] = random_field(n[i], 91u + i);
-      ref[i] = reference_run(init[i], 3, 1, update, steps[i]);
-      u[i] = make_view<V>("u", n[i]);
-      x[i] = make_view<V>("x", n[i]);
-    }
-    for (int rep = 0; rep < 3; ++rep) {
-      for (int i = 0; i < 2; ++i) upload(u[i], init[i]);
-      Kokkos::fence();
-      for (int i = 0; i < 2; ++i) {
-        EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(Kokkos::Cuda(streams[i]), steps[i]);
-        policy.set_backend(Backend::ebisu).set_strategy(Strategy::in_place_tiling);
-        reports.push_back(EbisuKokkos::parallel_stencil("concurrent", policy, stencil, u[i], x[i]));
-      }
-      Kokkos::fence();
-      for (auto& s : streams) ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
-      for (int i = 0; i < 2; ++i) EXPECT_LE(relative_error(download(u[i]), ref[i]), tolerance<double>()) << i;
-    }
-    for (const auto& r : reports) EXPECT_EQ(r.strategy, Strategy::in_place_tiling) << r.plan;
-  }
-  for (auto& s : streams) cudaStreamDestroy(s);
+  const Extents n[2] = {{40, 33, 70}, {64, 20, 32}};
+  const int steps[2] = {13, 20};
+  check_concurrent_streams<V>(stencil, update_of("poisson", stencil), n, steps, Strategy::in_place_tiling);
 }
 
 TEST(cuda, in_place_tiling_that_cannot_run_falls_back) {
