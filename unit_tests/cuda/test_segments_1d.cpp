@@ -36,18 +36,22 @@ TEST(cuda, segments_1d_presets) {
   check_segments("j1d5pt", EbisuKokkos::presets::j1d5pt());
 }
 
-// The plan names segment tiling, and a forced device tiling says why it is not one.
+// The plan names segment tiling, and a forced device or in-place tiling says why it is not one.
 TEST(cuda, segments_1d_report) {
   using V = TestView<double, 1, Kokkos::LayoutRight, Kokkos::Cuda>;
   V u = make_view<V>("u", {9000, 1, 1}), x = make_view<V>("x", {9000, 1, 1});
-  EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(40);
-  policy.set_backend(EbisuKokkos::Backend::ebisu).set_strategy(EbisuKokkos::Strategy::device_tiling);
-  const auto report = EbisuKokkos::parallel_stencil("report", policy, EbisuKokkos::presets::j1d3pt(), u, x);
-  EXPECT_EQ(report.backend, EbisuKokkos::Backend::ebisu);
-  EXPECT_EQ(report.temporal_depth, 32);
-  EXPECT_EQ(report.launches, 2);
-  EXPECT_NE(report.plan.find("segment tiling"), std::string::npos) << report.plan;
-  EXPECT_NE(report.plan.find("device tiling not possible"), std::string::npos) << report.plan;
+  for (const auto strategy : {EbisuKokkos::Strategy::device_tiling, EbisuKokkos::Strategy::in_place_tiling}) {
+    EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(40);
+    policy.set_backend(EbisuKokkos::Backend::ebisu).set_strategy(strategy);
+    const auto report = EbisuKokkos::parallel_stencil("report", policy, EbisuKokkos::presets::j1d3pt(), u, x);
+    EXPECT_EQ(report.backend, EbisuKokkos::Backend::ebisu);
+    EXPECT_EQ(report.temporal_depth, 32);
+    EXPECT_EQ(report.launches, 2);
+    EXPECT_NE(report.plan.find("segment tiling"), std::string::npos) << report.plan;
+    const std::string refusal = strategy == EbisuKokkos::Strategy::device_tiling ? "device tiling not possible"
+                                                                                 : "in-place tiling not possible";
+    EXPECT_NE(report.plan.find(refusal), std::string::npos) << report.plan;
+  }
 }
 
 // Non-linear: the functor reads its neighbourhood through the segment accessor.

@@ -272,9 +272,9 @@ struct Segments1D {
                      std::to_string(NB) + " state tiles";
     }
     if (NRO > 0) report.plan += "; " + std::to_string(NRO) + " read-only field tile(s)";
-    if (policy.knobs().strategy == Strategy::device_tiling ||
-        policy.knobs().strategy == Strategy::in_place_tiling) {
-      report.plan = std::string(to_string(policy.knobs().strategy)) +
+    const Strategy wanted = policy.knobs().strategy;
+    if (wanted == Strategy::device_tiling || wanted == Strategy::in_place_tiling) {
+      report.plan = std::string(wanted == Strategy::device_tiling ? "device tiling" : "in-place tiling") +
                     " not possible (1-D domains run segment tiling); " + report.plan;
     }
     return outcome;
