@@ -7,14 +7,19 @@ namespace Impl {
 
 namespace {
 
-// Fitted on the 128^3 and 64^3 probe runs of j3d7pt, j3d13pt, poisson and
-// j3d27pt (H200, fp64, 2026-11-29; within 11% at all eight points,
-// docs/perf-notes-in-place-tiling.md):
-//   t_step = 1.59 us + 0.046 ns x (tile cells x shared accesses per cell) + 0.43 ns x halo cells,
-// where a cell costs its column's load, one load per other column read and its store.
-constexpr double kStepFixedS = 1.59e-6;
-constexpr double kSharedAccessS = 0.0462e-9;  // per 8-byte access, per block (one block per SM)
-constexpr double kHaloCellS = 0.433e-9;       // per 8-byte halo cell: its store, the L2 trip, its load
+// Fitted on the library's kernels (the column kept in registers where
+// PlanIPT::keeps_column allows), in-place forced at 48^3, 64^3, 96^3 and
+// 128^3 for j3d7pt, j3d13pt, j3d17pt, j3d27pt and poisson (H200, fp64,
+// 2026-11-29; within 10% at 18 of the 20 points, j3d7pt 128^3 18% fast,
+// docs/perf-notes-in-place-tiling.md v3):
+//   t_step = 1.45 us + 0.0495 ns x (tile cells x shared accesses per cell)
+//            + 0.081 ns x halo cells (+ 0.33 ns x halo cells decoded each step),
+// where a cell costs one load per other column read, its store and, unless
+// the column stays in registers, its column's load.
+constexpr double kStepFixedS = 1.45e-6;
+constexpr double kSharedAccessS = 0.0495e-9;     // per 8-byte access, per block (one block per SM)
+constexpr double kHaloCellS = 0.081e-9;          // per 8-byte halo cell: its store, the L2 trip, its load
+constexpr double kDecodedHaloCellS = 0.33e-9;    // per halo cell decoded each step (no list)
 constexpr double kLaunchS = 6e-6;             // cooperative launch, first load and last store
 // A kernel that spills more than this per thread is not used: spills go to
 // L2 (the shared-memory carve-out leaves L1 little room). The 32-cell kernels
@@ -76,8 +81,11 @@ PlanIPT evaluate_plan_in_place_tiling(const DeviceModel& dev, const StencilShape
   }
   const long tile = own[0] * own[1] * own[2];
   const double byte_scale = s.scalar_bytes / 8.0;
-  p.t_step_s = kStepFixedS + kSharedAccessS * byte_scale * static_cast<double>(tile) * (s.off_columns + 2) +
-               kHaloCellS * byte_scale * static_cast<double>(p.halo_cells);
+  // Shared accesses per cell: one per other column read, the store, and the
+  // column's own load unless it stays in registers.
+  const int column_load = PlanIPT::keeps_column(r, pc, s.scalar_bytes, s.diagonals, s.points) ? 0 : 1;
+  p.t_step_s = kStepFixedS + kSharedAccessS * byte_scale * static_cast<double>(tile) * (s.off_columns + 1 + column_load) +
+               (kHaloCellS * byte_scale + (p.halo_list ? 0.0 : kDecodedHaloCellS)) * static_cast<double>(p.halo_cells);
   const double cells = static_cast<double>(n[0] - 2 * r) * (n[1] - 2 * r) * (n[2] - 2 * r);
   p.predicted_seconds = kLaunchS + steps * p.t_step_s;
   p.predicted_gcells_per_s = cells * steps / p.predicted_seconds * 1e-9;

@@ -27,6 +27,7 @@ struct StencilShapeIPT {
   int scalar_bytes = 8;
   int off_columns = 4;     ///< (middle, fast) columns read besides the cell's own
   bool diagonals = false;  ///< reads points off two axes at once: the halo includes edges and corners
+  int points = 7;          ///< the stencil's points (whether the column stays in registers)
 };
 
 /// One compiled kernel (one value of P).
@@ -78,6 +79,14 @@ struct PlanIPT {
     return (p + 2 * radius) * (KernelLimitsIPT::kMiddle + 2 * radius) * (KernelLimitsIPT::kFast + 2 * radius) *
                static_cast<long>(scalar_bytes) +
            (lists_halo(radius, p, scalar_bytes, diagonals) ? shell_cells(radius, p, diagonals) * kListEntryBytes : 0);
+  }
+  /// Whether the kernel keeps its column in registers from one step to the
+  /// next (one shared load per cell less): the column is then live through
+  /// the halo load, which fits 128 registers (ptxas, CUDA 13, sm_90, no
+  /// spill) for 16 fp64 cells, or 32 with a listed halo and up to 19 points;
+  /// j3d13pt (halo decoded) and j3d27pt spilled 84-148 B at 32 fp64 cells.
+  static constexpr bool keeps_column(int radius, int p, int scalar_bytes, bool diagonals, int points) {
+    return p * scalar_bytes <= 128 || (lists_halo(radius, p, scalar_bytes, diagonals) && points <= 19);
   }
   std::string describe() const;
 };

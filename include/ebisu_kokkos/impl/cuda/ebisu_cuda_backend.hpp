@@ -152,11 +152,16 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     if constexpr (rank != 3) {
       return "in-place tiling is 3-D only";
     } else {
-      if (FieldSet::size > 0) return "read-only fields are not in its tiles yet";
-      for (int a = 0; a < rank; ++a) {
-        if (u.stride(a) != scratch.stride(a)) return "u and scratch have different strides";
+      if constexpr (FieldSet::size > 0) {
+        (void)u;
+        (void)scratch;
+        return "read-only fields are not in its tiles yet";
+      } else {
+        for (int a = 0; a < rank; ++a) {
+          if (u.stride(a) != scratch.stride(a)) return "u and scratch have different strides";
+        }
+        return "";
       }
-      return "";
     }
   }
 

@@ -7,12 +7,14 @@
 //
 // A block owns a tile of P x 16 x 32 cells (slow, middle, fast), kept with
 // its R-wide halo in shared memory; thread (middle, fast) updates the P cells
-// of its slow-axis column. Per step:
-//   read the column into registers; compute its new values (slow-axis
-//     neighbours from the registers, every other offset from the shared tile)
+// of its slow-axis column, which it keeps in registers. Per step:
+//   compute the column's new values (slow-axis neighbours from the
+//     registers, every other offset from the shared tile)
 //   store the cells within R of a tile face (what the neighbours read) to
 //     the exchange buffer through L2
-//   block barrier; write the new values into the shared tile; grid barrier
+//   arrive at the grid barrier; write the new values into the shared tile
+//     while the other blocks arrive (columns of 16 and 32 cells; those of 4
+//     write first); wait
 //   load the halo from the exchange buffer
 // One grid barrier per step and no redundant halo work: device tiling
 // (ebisu_device_tiling.hpp) keeps two copies of a tile widened by depth x R
@@ -61,7 +63,7 @@ constexpr int kFast = KernelLimitsIPT::kFast;      // tile cells along the fast 
 // The stencil's footprint in kernel axes: the radius-wide shell a tile loads
 // is its faces only for a star (no point off two axes at once), else the
 // whole shell, edges and corners included.
-template <class Points, class Map>
+template <class Points>
 constexpr bool reads_diagonals() {
   for (int k = 0; k < Points::size; ++k) {
     int off_axes = 0;
@@ -210,7 +212,22 @@ __device__ __forceinline__ T opaque(T v) {
   }
 }
 
-template <class Map, int R, int P, bool Diagonals, class Eval, class Scalar>
+// The grid barrier in two halves (CUDA 12+: arrival is a block barrier and
+// one release, so a block works on while the others arrive); older toolkits
+// wait for the whole grid at arrival.
+struct SplitGridBarrier {
+  cooperative_groups::grid_group grid;
+#if defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 12
+  cooperative_groups::grid_group::arrival_token token{};
+  __device__ __forceinline__ void arrive() { token = grid.barrier_arrive(); }
+  __device__ __forceinline__ void wait() { grid.barrier_wait(std::move(token)); }
+#else
+  __device__ __forceinline__ void arrive() { grid.sync(); }
+  __device__ __forceinline__ void wait() {}
+#endif
+};
+
+template <class Map, int R, int P, bool Diagonals, bool KeepsColumn, class Eval, class Scalar>
 __global__ void __launch_bounds__(kThreads, 1)
     in_place_tiling_kernel(const Eval eval, Scalar* const u, Scalar* const scratch, const Geometry g) {
   using T = Tile<R, P>;
@@ -220,8 +237,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                 "EbisuKokkos: the in-place kernel and its plan count the tile differently");
   extern __shared__ __align__(16) unsigned char in_place_tiling_smem[];
   Scalar* const tile = reinterpret_cast<Scalar*>(in_place_tiling_smem);
-  namespace cg = cooperative_groups;
-  cg::grid_group grid = cg::this_grid();
+  SplitGridBarrier grid_barrier{cooperative_groups::this_grid()};
 
   int b = blockIdx.x;
   const int tf = b % g.tiles[2];
@@ -300,20 +316,29 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (at[j] >= 0) tile[at[j]] = v[j];
   };
 
+  // Where it fits (PlanIPT::keeps_column), the column stays in registers from
+  // one step to the next (one shared load per cell less), and only a short
+  // tile's slow-axis halo, which sits in the column's range beyond its last
+  // owned cell, is read from the tile. Otherwise the column is read from the
+  // tile each step, so that it is dead during the halo load (kept live, it
+  // spilled 84-148 B per thread for j3d13pt and j3d27pt at 32 cells).
+  Scalar column[P];
 #pragma unroll
-  for (int i = 0; i < P; ++i)
-    if ((owned_cells >> i) & 1u) mine[i * T::pitch0] = u[column_offset + i * g.stride[0]];
+  for (int i = 0; i < P; ++i) {
+    column[i] = Scalar(0);
+    if ((owned_cells >> i) & 1u) {
+      column[i] = u[column_offset + i * g.stride[0]];
+      mine[i * T::pitch0] = column[i];
+    }
+  }
   load_halo(u);
 
   for (int t = 0; t < g.steps; ++t) {
     __syncthreads();
-    // The column into registers for the step, beyond a short tile's last
-    // owned cell too: its slow-axis halo sits there. (Kept in registers from
-    // one step to the next, the column was live through the halo load, whose
-    // offsets then spilled: 180-736 B per thread at 32 cells.)
-    Scalar column[P];
+    const unsigned owned_now = opaque(owned_cells);
 #pragma unroll
-    for (int i = 0; i < P; ++i) column[i] = mine[i * T::pitch0];
+    for (int i = 0; i < P; ++i)
+      if (!KeepsColumn || !((owned_now >> i) & 1u)) column[i] = mine[i * T::pitch0];
     const unsigned update = opaque(updated);
     Scalar next[P];
     static_for<P>([&](auto I) {
@@ -336,13 +361,21 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
     for (int i = 0; i < P; ++i)
       if ((faces >> i) & 1u) __stcg(out + at + i * step0, next[i]);
-    __syncthreads();
+    // Columns of 16 or 32 cells write the tile while the other blocks arrive
+    // (the arrival's block barrier orders every read of this step's tile
+    // before the writes): j3d7pt 128^3 268 -> 280 GCells/s. With 4 cells
+    // that order was 6% slower (64^3, H200, 2026-11-29), so they arrive after
+    // writing.
+    constexpr bool write_while_arriving = P >= 16;
+    if (write_while_arriving) grid_barrier.arrive(); else __syncthreads();
     const unsigned owned = opaque(owned_cells);
 #pragma unroll
     for (int i = 0; i < P; ++i) {
+      column[i] = next[i];
       if ((owned >> i) & 1u) mine[i * T::pitch0] = next[i];
     }
-    grid.sync();
+    if (!write_while_arriving) grid_barrier.arrive();
+    grid_barrier.wait();
     load_halo(out);
   }
 }
@@ -359,11 +392,13 @@ struct InPlaceTiling {
   using Map = AxisMap<rank, right>;
   using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
   static constexpr int R = Stencil::radius;
-  static constexpr bool kDiagonals = in_place_tiling::reads_diagonals<typename Stencil::points, Map>();
+  static constexpr bool kDiagonals = in_place_tiling::reads_diagonals<typename Stencil::points>();
+  static constexpr int kPoints = Stencil::points::size;
 
   template <int P>
   static auto function() {
-    return &in_place_tiling::in_place_tiling_kernel<Map, R, P, kDiagonals, Eval, Scalar>;
+    constexpr bool keeps = PlanIPT::keeps_column(R, P, static_cast<int>(sizeof(Scalar)), kDiagonals, kPoints);
+    return &in_place_tiling::in_place_tiling_kernel<Map, R, P, kDiagonals, keeps, Eval, Scalar>;
   }
   static const void* function_of(int p) {
     switch (p) {
@@ -398,6 +433,7 @@ struct InPlaceTiling {
       shape.scalar_bytes = static_cast<int>(sizeof(Scalar));
       shape.off_columns = in_place_tiling::off_columns<typename Stencil::points, Map>();
       shape.diagonals = kDiagonals;
+      shape.points = kPoints;
       std::vector<KernelLimitsIPT> kernels;
       for (int cells : {4, 16, 32}) {
         KernelLimitsIPT k;
