@@ -44,6 +44,34 @@ void parse_command_line(int argc, char** argv, const char* usage, OnOption&& on_
   }
 }
 
+/// The options of a diffusion run (heat2d, heat3d): the domain's cells per
+/// side, the steps, how many progress reports, the figure and the backend.
+struct RunOptions {
+  int size = 0;
+  int steps = 0;
+  int reports = 1;
+  std::string output;
+  EbisuKokkos::Backend backend = EbisuKokkos::Backend::automatic;
+};
+
+/// --size N --steps T --reports K --output file.png --backend auto|generic|ebisu
+/// over `defaults`, validated.
+inline RunOptions parse_run_options(int argc, char** argv, const std::string& program, RunOptions o) {
+  const std::string usage =
+      program + " [--size N] [--steps T] [--reports K] [--output file.png] [--backend auto|generic|ebisu]";
+  parse_command_line(argc, argv, usage.c_str(), [&](const std::string& a, const OptionValue& value) {
+    if (a == "--size") o.size = std::stoi(value());
+    else if (a == "--steps") o.steps = std::stoi(value());
+    else if (a == "--reports") o.reports = std::stoi(value());
+    else if (a == "--output") o.output = value();
+    else if (a == "--backend") o.backend = parse_backend(value());
+    else return false;
+    return true;
+  });
+  if (o.size < 3 || o.steps < 0 || o.reports < 1) throw std::invalid_argument("need --size >= 3, --steps >= 0, --reports >= 1");
+  return o;
+}
+
 }  // namespace ebisu_examples
 
 #endif

@@ -23,38 +23,10 @@
 #include <string>
 #include <vector>
 
-namespace {
-
-struct Options {
-  int size = 9600;
-  int steps = 20000;
-  int reports = 10;
-  std::string output = "heat2d.png";
-  EbisuKokkos::Backend backend = EbisuKokkos::Backend::automatic;
-};
-
-Options parse(int argc, char** argv) {
-  Options o;
-  const char* usage = "heat2d [--size N] [--steps T] [--reports K] [--output file.png] [--backend auto|generic|ebisu]";
-  ebisu_examples::parse_command_line(argc, argv, usage, [&](const std::string& a, const ebisu_examples::OptionValue& value) {
-    if (a == "--size") o.size = std::stoi(value());
-    else if (a == "--steps") o.steps = std::stoi(value());
-    else if (a == "--reports") o.reports = std::stoi(value());
-    else if (a == "--output") o.output = value();
-    else if (a == "--backend") o.backend = ebisu_examples::parse_backend(value());
-    else return false;
-    return true;
-  });
-  if (o.size < 3 || o.steps < 0 || o.reports < 1) throw std::invalid_argument("need --size >= 3, --steps >= 0, --reports >= 1");
-  return o;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   try {
-    const Options opt = parse(argc, argv);
+    const ebisu_examples::RunOptions opt = ebisu_examples::parse_run_options(argc, argv, "heat2d", {9600, 20000, 10, "heat2d.png"});
     const int n = opt.size;
     const double side_m = 15e-3, alpha = 1.11e-4;  // copper thermal diffusivity, m^2/s
     const double dx = side_m / n, mu = 0.23, dt = mu * dx * dx / alpha;

@@ -23,38 +23,10 @@
 #include <string>
 #include <vector>
 
-namespace {
-
-struct Options {
-  int size = 128;
-  int steps = 600;
-  int reports = 3;
-  std::string output = "heat3d.png";
-  EbisuKokkos::Backend backend = EbisuKokkos::Backend::automatic;
-};
-
-Options parse(int argc, char** argv) {
-  Options o;
-  const char* usage = "heat3d [--size N] [--steps T] [--reports K] [--output file.png] [--backend auto|generic|ebisu]";
-  ebisu_examples::parse_command_line(argc, argv, usage, [&](const std::string& a, const ebisu_examples::OptionValue& value) {
-    if (a == "--size") o.size = std::stoi(value());
-    else if (a == "--steps") o.steps = std::stoi(value());
-    else if (a == "--reports") o.reports = std::stoi(value());
-    else if (a == "--output") o.output = value();
-    else if (a == "--backend") o.backend = ebisu_examples::parse_backend(value());
-    else return false;
-    return true;
-  });
-  if (o.size < 3 || o.steps < 0 || o.reports < 1) throw std::invalid_argument("need --size >= 3, --steps >= 0, --reports >= 1");
-  return o;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   try {
-    const Options opt = parse(argc, argv);
+    const ebisu_examples::RunOptions opt = ebisu_examples::parse_run_options(argc, argv, "heat3d", {128, 600, 3, "heat3d.png"});
     const int n = opt.size;
     const double side_m = 10e-3, alpha = 1.11e-4;  // copper thermal diffusivity, m^2/s
     const double dx = side_m / n, mu = 0.15, dt = mu * dx * dx / alpha;
