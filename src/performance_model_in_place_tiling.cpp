@@ -37,10 +37,11 @@ std::string PlanIPT::describe() const {
     return buf;
   }
   std::snprintf(buf, sizeof buf,
-                "in-place tiling: %d x %d x %d blocks of %d x %d x %d cells, %d threads of %d cells, %ld KB "
+                "in-place tiling: %d x %d x %d blocks of %d x %d x %d cells, %d threads of %d x %d cells, %ld KB "
                 "shared, %ld halo cells per block%s, predicted %.1f GCells/s (step %.2f us)",
-                tiles[0], tiles[1], tiles[2], cells_per_thread, KernelLimitsIPT::kMiddle, KernelLimitsIPT::kFast,
-                KernelLimitsIPT::kThreads, cells_per_thread, smem_bytes / 1024, halo_cells,
+                tiles[0], tiles[1], tiles[2], cells_per_thread, KernelLimitsIPT::kWarps * columns_per_thread,
+                KernelLimitsIPT::kFast, KernelLimitsIPT::kThreads, columns_per_thread, cells_per_thread,
+                smem_bytes / 1024, halo_cells,
                 halo_list ? " (listed)" : "", predicted_gcells_per_s, t_step_s * 1e6);
   return buf;
 }
@@ -48,10 +49,12 @@ std::string PlanIPT::describe() const {
 PlanIPT evaluate_plan_in_place_tiling(const DeviceModel& dev, const StencilShapeIPT& s, const long (&n)[3],
                                        int steps, const KernelLimitsIPT& k) {
   PlanIPT p;
-  const int r = s.radius, pc = k.cells_per_thread;
+  const int r = s.radius, pc = k.cells_per_thread, cc = k.columns_per_thread;
   p.cells_per_thread = pc;
+  p.columns_per_thread = cc;
   p.radius = r;
-  const long own[3] = {pc, KernelLimitsIPT::kMiddle, KernelLimitsIPT::kFast};
+  const long own[3] = {pc, KernelLimitsIPT::kWarps * cc, KernelLimitsIPT::kFast};
+  const std::string shape = std::to_string(pc) + " x " + std::to_string(own[1]) + " x 32 cells";
   long blocks = 1;
   for (int a = 0; a < 3; ++a) {
     if (n[a] < 2 * r + 1) {
@@ -62,30 +65,38 @@ PlanIPT evaluate_plan_in_place_tiling(const DeviceModel& dev, const StencilShape
     blocks *= p.tiles[a];
   }
   p.blocks = static_cast<int>(blocks);
-  p.smem_bytes = PlanIPT::shared_bytes(r, pc, s.scalar_bytes, s.diagonals);
-  p.halo_list = PlanIPT::lists_halo(r, pc, s.scalar_bytes, s.diagonals);
-  p.halo_cells = PlanIPT::shell_cells(r, pc, s.diagonals);
+  p.smem_bytes = PlanIPT::shared_bytes(r, pc, cc, s.scalar_bytes, s.diagonals);
+  p.halo_list = PlanIPT::lists_halo(r, pc, cc, s.scalar_bytes, s.diagonals);
+  p.halo_cells = PlanIPT::shell_cells(r, pc, cc, s.diagonals);
   if (k.max_blocks <= 0 || p.smem_bytes > dev.smem_per_block_bytes) {
-    p.why_not = "a tile of " + std::to_string(pc) + " x 16 x 32 cells does not fit one SM";
+    p.why_not = "a tile of " + shape + " does not fit one SM";
     return p;
   }
   if (blocks > k.max_blocks) {
-    p.why_not = "the domain needs " + std::to_string(blocks) + " blocks of " + std::to_string(pc) +
-                " x 16 x 32 cells, more than the " + std::to_string(k.max_blocks) + " that can be resident";
+    p.why_not = "the domain needs " + std::to_string(blocks) + " blocks of " + shape + ", more than the " +
+                std::to_string(k.max_blocks) + " that can be resident";
     return p;
   }
   if (k.local_bytes > kMaxSpillBytes) {
-    p.why_not = "the kernel of " + std::to_string(pc) + " cells per thread spills " + std::to_string(k.local_bytes) +
-                " B per thread";
+    p.why_not = "the kernel of " + std::to_string(cc) + " x " + std::to_string(pc) + " cells per thread spills " +
+                std::to_string(k.local_bytes) + " B per thread";
     return p;
   }
   const long tile = own[0] * own[1] * own[2];
   const double byte_scale = s.scalar_bytes / 8.0;
-  // Shared accesses per cell: one per other column read, the store, and the
-  // column's own load unless it stays in registers.
-  const int column_load = PlanIPT::keeps_column(r, pc, s.scalar_bytes, s.diagonals, s.points) ? 0 : 1;
-  p.t_step_s = kStepFixedS + kSharedAccessS * byte_scale * static_cast<double>(tile) * (s.off_columns + 1 + column_load) +
-               (kHaloCellS * byte_scale + (p.halo_list ? 0.0 : kDecodedHaloCellS)) * static_cast<double>(p.halo_cells);
+  // Shared accesses per cell: one per other column read (a pair of columns
+  // shares the loads of the columns both read and reads each other from
+  // registers), the store, and the column's own load unless it stays in registers.
+  const int column_load = PlanIPT::keeps_column(r, pc, cc, s.scalar_bytes, s.diagonals, s.points) ? 0 : 1;
+  const double off = cc == 2 ? s.off_columns_of_pair / 2.0 : s.off_columns;
+  // Blocks beyond one per SM share its shared-memory pipe and its L2 port
+  // (small kernels fit two or three per SM): an SM's step does the work of
+  // all its blocks.
+  const double per_sm = static_cast<double>(ceil_div(blocks, dev.sm_count > 0 ? dev.sm_count : 1));
+  p.t_step_s = kStepFixedS +
+               per_sm * (kSharedAccessS * byte_scale * static_cast<double>(tile) * (off + 1 + column_load) +
+                         (kHaloCellS * byte_scale + (p.halo_list ? 0.0 : kDecodedHaloCellS)) *
+                             static_cast<double>(p.halo_cells));
   const double cells = static_cast<double>(n[0] - 2 * r) * (n[1] - 2 * r) * (n[2] - 2 * r);
   p.predicted_seconds = kLaunchS + steps * p.t_step_s;
   p.predicted_gcells_per_s = cells * steps / p.predicted_seconds * 1e-9;

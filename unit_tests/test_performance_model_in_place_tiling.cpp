@@ -1,6 +1,7 @@
 // The in-place tiling model (performance_model_in_place_tiling.hpp) on
-// the reference H200: which kernel (cells per thread) a domain gets, the
-// domains that cannot stay in registers and why, and the step time's terms.
+// the reference H200: which kernel (cells and columns per thread) a domain
+// gets, the domains that cannot stay in registers and why, and the step
+// time's terms.
 #include <ebisu_kokkos/impl/performance_model_in_place_tiling.hpp>
 
 #include <gtest/gtest.h>
@@ -9,20 +10,23 @@ namespace {
 
 using namespace EbisuKokkos::Impl;
 
-// The three compiled kernels, one block per SM each (512 threads, 126-128 registers).
-std::vector<KernelLimitsIPT> kernels(int spill_of_32 = 0) {
+// The compiled kernels, one block per SM each (512 threads, up to 128
+// registers): columns of 4, 16 and 32 cells, and for stars pairs of 16-cell columns.
+std::vector<KernelLimitsIPT> kernels(int spill_of_32 = 0, bool pairs = false) {
   std::vector<KernelLimitsIPT> k;
-  for (int p : {4, 16, 32}) {
+  for (int p : {4, 16, 32, 16}) {
     KernelLimitsIPT l;
     l.cells_per_thread = p;
+    l.columns_per_thread = k.size() == 3 ? 2 : 1;
     l.max_blocks = 132;
-    l.local_bytes = p == 32 ? spill_of_32 : 0;
-    k.push_back(l);
+    l.local_bytes = p * l.columns_per_thread == 32 ? spill_of_32 : 0;
+    if (l.columns_per_thread == 1 || pairs) k.push_back(l);
   }
   return k;
 }
+std::vector<KernelLimitsIPT> star_kernels() { return kernels(0, true); }
 
-StencilShapeIPT j3d7pt() { return StencilShapeIPT{1, 8, 4, false}; }
+StencilShapeIPT j3d7pt() { return StencilShapeIPT{1, 8, 4, false, 7, 6}; }
 StencilShapeIPT poisson() { return StencilShapeIPT{1, 8, 8, true, 19}; }
 
 PlanIPT plan(const StencilShapeIPT& s, long n0, long n1, long n2, int steps = 1000,
@@ -32,6 +36,7 @@ PlanIPT plan(const StencilShapeIPT& s, long n0, long n1, long n2, int steps = 10
 }
 
 TEST(PerformanceModelInPlaceTiling, PicksTheKernelWhoseTilesFillTheGpu) {
+  // (Single columns only: the kernels of a box-like stencil.)
   // 128^3: only 32 cells per thread keeps the tiles resident (4 x 8 x 4 = 128 blocks).
   const PlanIPT big = plan(j3d7pt(), 128, 128, 128);
   ASSERT_TRUE(big.valid) << big.why_not;
@@ -51,6 +56,55 @@ TEST(PerformanceModelInPlaceTiling, PicksTheKernelWhoseTilesFillTheGpu) {
   EXPECT_EQ(small.blocks, 16 * 4 * 2);
   // 96^3: 16 cells per thread (6 x 6 x 3 blocks); 4 would need 432.
   EXPECT_EQ(plan(j3d7pt(), 96, 96, 96).cells_per_thread, 16);
+}
+
+TEST(PerformanceModelInPlaceTiling, PairsOfColumnsWhereTheyCostFewerAccesses) {
+  // A thread with two middle-adjacent columns reads each from registers where the
+  // other needs it: j3d7pt 3 loads and a store per cell instead of 4 and a store.
+  // Measured (H200, fp64, 2026-11-29): 128^3 pairs of 16 cells 304-315 GCells/s
+  // against 286-293 with 32-cell columns, 112^3 214 against 196.
+  const PlanIPT big = plan(j3d7pt(), 128, 128, 128, 1000, star_kernels());
+  ASSERT_TRUE(big.valid) << big.why_not;
+  EXPECT_EQ(big.cells_per_thread, 16);
+  EXPECT_EQ(big.columns_per_thread, 2);
+  EXPECT_EQ(big.tiles[0], 8);
+  EXPECT_EQ(big.tiles[1], 4);
+  EXPECT_EQ(big.tiles[2], 4);
+  EXPECT_EQ(big.halo_cells, 2L * (32 * 32 + 16 * 32 + 16 * 32));
+  EXPECT_EQ(big.smem_bytes, 18L * 34 * 34 * 8 + big.halo_cells * 8);
+  EXPECT_NE(big.describe().find("512 threads of 2 x 16 cells"), std::string::npos) << big.describe();
+  EXPECT_NEAR(big.t_step_s * 1e6, 6.42, 1.5);  // measured 6.2-6.4 us; the fit's worst point (22% fast)
+  EXPECT_LT(big.t_step_s, plan(j3d7pt(), 128, 128, 128).t_step_s);
+  // 112^3 has no room for 16-cell single columns (7 x 7 x 4 = 196 blocks): pairs.
+  EXPECT_EQ(plan(j3d7pt(), 112, 112, 112, 1000, star_kernels()).columns_per_thread, 2);
+  // 96^3: single 16-cell columns on 108 blocks beat pairs on 54 (measured 202 against 135).
+  const PlanIPT mid = plan(j3d7pt(), 96, 96, 96, 1000, star_kernels());
+  EXPECT_EQ(mid.columns_per_thread, 1);
+  EXPECT_EQ(mid.cells_per_thread, 16);
+  // 64^3 keeps 4-cell columns.
+  EXPECT_EQ(plan(j3d7pt(), 64, 64, 64, 1000, star_kernels()).cells_per_thread, 4);
+}
+
+TEST(PerformanceModelInPlaceTiling, BlocksBeyondOnePerSmShareIt) {
+  // fp32 16-cell kernels fit two blocks per SM: 110 x 65 x 100 as 7 x 5 x 4 = 140 blocks of 16 x 16 x 32
+  // runs two blocks' work on 8 SMs each step, so pairs of columns on 7 x 3 x 4 = 84 blocks win.
+  StencilShapeIPT f = j3d7pt();
+  f.scalar_bytes = 4;
+  std::vector<KernelLimitsIPT> k = star_kernels();
+  k[0].max_blocks = k[1].max_blocks = 264;
+  const long n[3] = {110, 65, 100};
+  KernelLimitsIPT single = k[1];
+  const PlanIPT shared_sms = evaluate_plan_in_place_tiling(reference_h200_model(), f, n, 10, single);
+  ASSERT_TRUE(shared_sms.valid) << shared_sms.why_not;
+  EXPECT_EQ(shared_sms.blocks, 140);
+  single.max_blocks = 1000;
+  const long fewer[3] = {110, 60, 100};  // 7 x 4 x 4 = 112 blocks: one per SM
+  const PlanIPT one_each = evaluate_plan_in_place_tiling(reference_h200_model(), f, fewer, 10, single);
+  const double fixed = 1.45e-6;
+  EXPECT_NEAR((shared_sms.t_step_s - fixed) / (one_each.t_step_s - fixed), 2.0, 1e-9);
+  const PlanIPT chosen = choose_plan_in_place_tiling(reference_h200_model(), f, n, 10, k);
+  EXPECT_EQ(chosen.columns_per_thread, 2);
+  EXPECT_EQ(chosen.blocks, 84);
 }
 
 TEST(PerformanceModelInPlaceTiling, StepTimeFollowsTheMeasuredTerms) {
@@ -80,9 +134,11 @@ TEST(PerformanceModelInPlaceTiling, StepTimeFollowsTheMeasuredTerms) {
 TEST(PerformanceModelInPlaceTiling, KeepsTheColumnInRegistersWhereItFits) {
   // Up to 16 fp64 (32 fp32) cells always; at 32 fp64 cells with a listed halo and up to 19 points
   // (j3d7pt, j3d17pt, poisson), not with a decoded halo (radius 2) or 27 points (ptxas: 84-148 B spilled).
-  static_assert(PlanIPT::keeps_column(1, 32, 8, false, 7) && PlanIPT::keeps_column(1, 32, 8, true, 19), "");
-  static_assert(!PlanIPT::keeps_column(2, 32, 8, false, 13) && !PlanIPT::keeps_column(1, 32, 8, true, 27), "");
-  static_assert(PlanIPT::keeps_column(2, 16, 8, false, 13) && PlanIPT::keeps_column(1, 32, 4, true, 27), "");
+  static_assert(PlanIPT::keeps_column(1, 32, 1, 8, false, 7) && PlanIPT::keeps_column(1, 32, 1, 8, true, 19), "");
+  static_assert(!PlanIPT::keeps_column(2, 32, 1, 8, false, 13) && !PlanIPT::keeps_column(1, 32, 1, 8, true, 27), "");
+  static_assert(PlanIPT::keeps_column(2, 16, 1, 8, false, 13) && PlanIPT::keeps_column(1, 32, 1, 4, true, 27), "");
+  // A pair of 16-cell columns counts as 32 cells.
+  static_assert(PlanIPT::keeps_column(1, 16, 2, 8, false, 7) && !PlanIPT::keeps_column(2, 16, 2, 8, false, 13), "");
   // A kept column saves one shared-memory access per cell: the same footprint with 27 points
   // (the column re-read each step) is predicted slower by one access per cell of the tile.
   StencilShapeIPT box = poisson();
@@ -105,8 +161,9 @@ TEST(PerformanceModelInPlaceTiling, ListsTheHaloWhereItFits) {
   EXPECT_NE(p.describe().find("listed"), std::string::npos);
   EXPECT_EQ(p.smem_bytes, 34L * 18 * 34 * 8 + (34L * 18 * 34 - 32 * 16 * 32) * 8);
   // The kernels decide at compile time: the same rule.
-  static_assert(PlanIPT::lists_halo(1, 32, 8, true) && !PlanIPT::lists_halo(2, 32, 8, false), "");
-  static_assert(PlanIPT::lists_halo(2, 16, 8, false) && PlanIPT::lists_halo(2, 32, 4, false), "");
+  static_assert(PlanIPT::lists_halo(1, 32, 1, 8, true) && !PlanIPT::lists_halo(2, 32, 1, 8, false), "");
+  static_assert(PlanIPT::lists_halo(2, 16, 1, 8, false) && PlanIPT::lists_halo(2, 32, 1, 4, false), "");
+  static_assert(PlanIPT::lists_halo(1, 16, 2, 8, false) && !PlanIPT::lists_halo(2, 16, 2, 8, false), "");
 }
 
 TEST(PerformanceModelInPlaceTiling, SaysWhyADomainCannotStayInRegisters) {

@@ -1,9 +1,10 @@
 // The in-place tiling strategy (3-D, one persistent cooperative launch, each
 // cell in a thread's registers, halos through L2 with one grid barrier per
 // step). The preset and split-domain suites force it on every 3-D case they
-// run (run_case.hpp); here: the kernels of 16 and 32 cells per thread (domains
-// that need them), a functor stencil, both layouts through the axis map, two
-// concurrent calls on two streams, and the fallbacks with their reasons.
+// run (run_case.hpp); here: the kernels of 16 and 32 cells per thread and of
+// pairs of 16-cell columns (domains that need them), functor stencils, both
+// layouts through the axis map, two concurrent calls on two streams, and the
+// fallbacks with their reasons.
 #include "category/cuda.hpp"
 #include "support/concurrent_streams.hpp"
 #include "support/run_case.hpp"
@@ -40,32 +41,73 @@ EbisuKokkos::StencilReport check_in_place(const Stencil& stencil, const Update& 
 
 // 96 x 70 x 100: 24 x 5 x 4 blocks of 4 cells per thread would be too many to
 // be resident, so the 16-cell kernel runs (6 x 5 x 4 blocks, short last tiles
-// along every axis). 136 x 80 x 96: too many blocks of 16 cells too, so the
-// 32-cell kernel runs. Odd step counts (the result in scratch) and even ones.
+// along every axis). 136 x 80 x 96: too many blocks of 16 cells too, so a
+// star runs pairs of 16-cell columns (9 x 3 x 3 blocks of 16 x 32 x 32) and
+// a box-like stencil the 32-cell kernel. Odd step counts (the result in
+// scratch) and even ones.
 TEST(cuda, in_place_tiling_kernels_of_16_and_32_cells) {
   namespace p = EbisuKokkos::presets;
   const bool quick = std::getenv("EBISU_TEST_QUICK") != nullptr;
   {
     const auto r = check_in_place<double, Kokkos::LayoutRight>(p::j3d7pt(), update_of("j3d7pt", p::j3d7pt()),
                                                                 {96, 70, 100}, 7, 11u);
-    EXPECT_NE(r.plan.find("of 16 cells"), std::string::npos) << r.plan;
+    EXPECT_NE(r.plan.find("of 1 x 16 cells"), std::string::npos) << r.plan;
   }
   if (!quick) {
     const auto r = check_in_place<double, Kokkos::LayoutLeft>(p::poisson(), update_of("poisson", p::poisson()),
                                                                {100, 70, 96}, 6, 12u);
-    EXPECT_NE(r.plan.find("of 16 cells"), std::string::npos) << r.plan;
+    EXPECT_NE(r.plan.find("of 1 x 16 cells"), std::string::npos) << r.plan;
   }
   {
     const auto r = check_in_place<double, Kokkos::LayoutRight>(p::j3d13pt(), update_of("j3d13pt", p::j3d13pt()),
                                                                 {136, 80, 96}, quick ? 3 : 5, 13u);
-    EXPECT_NE(r.plan.find("of 32 cells"), std::string::npos) << r.plan;
+    EXPECT_NE(r.plan.find("of 2 x 16 cells"), std::string::npos) << r.plan;
   }
   if (!quick) {
     const auto r = check_in_place<float, Kokkos::LayoutRight>(p::j3d27pt(), update_of("j3d27pt", p::j3d27pt()),
                                                                {136, 80, 96}, 4, 14u);
-    EXPECT_NE(r.plan.find("of 32 cells"), std::string::npos) << r.plan;
+    EXPECT_NE(r.plan.find("of 1 x 32 cells"), std::string::npos) << r.plan;
   }
 }
+
+// Pairs of columns: thread (warp, lane) updates rows 2 warp and 2 warp + 1,
+// each reading the other from registers. Short last tiles along every axis
+// (a pair whose second row is beyond the tile reads that row's halo from the
+// shared tile), both layouts, fp32, T = 1 (no exchange) and odd and even T.
+TEST(cuda, in_place_tiling_pairs_of_columns) {
+  namespace p = EbisuKokkos::presets;
+  for (int steps : {1, 6, 7}) {
+    SCOPED_TRACE("steps " + std::to_string(steps));
+    // LayoutLeft: kernel axes (100, 90, 120) -> 7 x 3 x 4 blocks of 16 x 32 x 32.
+    auto r = check_in_place<double, Kokkos::LayoutLeft>(p::j3d7pt(), update_of("j3d7pt", p::j3d7pt()),
+                                                         {120, 90, 100}, steps, 31u);
+    EXPECT_NE(r.plan.find("of 2 x 16 cells"), std::string::npos) << r.plan;
+    // 110 x 65 x 100 (fp32): 7 x 3 x 4 blocks; the middle axis ends on a lone row.
+    r = check_in_place<float, Kokkos::LayoutRight>(p::j3d7pt(), update_of("j3d7pt", p::j3d7pt()), {110, 65, 100},
+                                                   steps, 32u);
+    EXPECT_NE(r.plan.find("of 2 x 16 cells"), std::string::npos) << r.plan;
+  }
+}
+
+// A star functor (make_stencil with StarShape): its kernels include the pairs.
+// (A free function: nvcc takes no extended lambda in a test body.)
+void check_star_functor_in_pairs() {
+  auto f = EbisuKokkos::make_stencil<3, 1, EbisuKokkos::StarShape>(
+      KOKKOS_LAMBDA(const EbisuKokkos::Neighbors<double, 3, 1>& nb) {
+        const double m = nb(0, -1, 0) > nb(0, 1, 0) ? nb(0, -1, 0) : nb(0, 1, 0);
+        return 0.4 * nb(0, 0, 0) + 0.3 * m + 0.1 * nb(-1, 0, 0) + 0.1 * nb(0, 0, 1) + 0.1 * nb(1, 0, 0);
+      });
+  const Update update = [](const std::function<long double(int, int, int)>& at) {
+    const long double m = at(0, -1, 0) > at(0, 1, 0) ? at(0, -1, 0) : at(0, 1, 0);
+    return 0.4L * at(0, 0, 0) + 0.3L * m + 0.1L * at(-1, 0, 0) + 0.1L * at(0, 0, 1) + 0.1L * at(1, 0, 0);
+  };
+  for (int steps : {2, 5}) {
+    const auto r = check_in_place<double, Kokkos::LayoutRight>(f, update, {130, 90, 100}, steps, 33u);
+    EXPECT_NE(r.plan.find("of 2 x 16 cells"), std::string::npos) << r.plan;
+  }
+}
+
+TEST(cuda, in_place_tiling_star_functor_in_pairs) { check_star_functor_in_pairs(); }
 
 // Tiny and odd: one block, a domain narrower than a tile along every axis,
 // and T = 1 (no exchange at all).

@@ -3,14 +3,14 @@
 
 // The model of the in-place tiling strategy (impl/cuda/ebisu_in_place_tiling.hpp):
 // one persistent cooperative launch, each block owning a tile of
-// P x 16 x 32 cells in shared memory whose 512 threads each update one
-// column of P cells in registers, one grid barrier per step. A step costs
+// P x 16C x 32 cells in shared memory whose 512 threads each update C
+// adjacent columns of P cells in registers, one grid barrier per step. A step costs
 //   a fixed part (grid barrier, the L2 round trip of the halo load, block barriers)
 //   + the tile's shared-memory accesses (the column's own load, one load per
 //     column the stencil reads besides the thread's own, one store)
 //   + the halo cells the tile stores and loads through L2,
 // constants fitted on an H200 (docs/perf-notes-in-place-tiling.md). The
-// search picks P, the cells per thread, among the compiled kernels.
+// search picks (P, C) among the compiled kernels.
 // Pure C++: unit-tested without a GPU.
 
 #include <ebisu_kokkos/impl/performance_model.hpp>
@@ -28,14 +28,16 @@ struct StencilShapeIPT {
   int off_columns = 4;     ///< (middle, fast) columns read besides the cell's own
   bool diagonals = false;  ///< reads points off two axes at once: the halo includes edges and corners
   int points = 7;          ///< the stencil's points (whether the column stays in registers)
+  int off_columns_of_pair = 6;  ///< columns two middle-adjacent columns read besides their own (j3d7pt: 6)
 };
 
-/// One compiled kernel (one value of P).
+/// One compiled kernel (one value of P and C).
 struct KernelLimitsIPT {
   static constexpr int kThreads = 512;  ///< threads per block (__launch_bounds__)
-  static constexpr int kMiddle = 16;    ///< tile cells along the middle axis
-  static constexpr int kFast = 32;      ///< tile cells along the fast axis
-  int cells_per_thread = 32;            ///< P: the slow-axis cells of a thread's column
+  static constexpr int kWarps = 16;     ///< warps per block: one per C middle-axis rows of the tile
+  static constexpr int kFast = 32;      ///< tile cells along the fast axis (a warp's lanes)
+  int cells_per_thread = 32;            ///< P: the slow-axis cells of a thread's columns
+  int columns_per_thread = 1;           ///< C: middle-adjacent columns per thread (the tile is 16C rows)
   int max_blocks = 0;                   ///< co-resident blocks of this kernel (0: it does not fit)
   int local_bytes = 0;                  ///< spilled bytes per thread (the model does not pick a spilling kernel)
 };
@@ -44,6 +46,7 @@ struct PlanIPT {
   bool valid = false;
   std::string why_not;        ///< when !valid
   int cells_per_thread = 0;   ///< P
+  int columns_per_thread = 1; ///< C
   int radius = 1;
   int tiles[3] = {1, 1, 1};   ///< blocks along each kernel axis (slow, middle, fast)
   int blocks = 0;
@@ -53,9 +56,9 @@ struct PlanIPT {
   double t_step_s = 0;
   double predicted_seconds = 0;
   double predicted_gcells_per_s = 0;
-  /// Cells of a tile of P x 16 x 32 owned cells widened by `radius`.
-  static constexpr long tile_cells(int radius, int p) {
-    return static_cast<long>(p + 2 * radius) * (KernelLimitsIPT::kMiddle + 2 * radius) *
+  /// Cells of a tile of P x 16C x 32 owned cells widened by `radius`.
+  static constexpr long tile_cells(int radius, int p, int c) {
+    return static_cast<long>(p + 2 * radius) * (KernelLimitsIPT::kWarps * c + 2 * radius) *
            (KernelLimitsIPT::kFast + 2 * radius);
   }
   static constexpr long kListEntryBytes = 8;  ///< a list entry: tile index and source offset (ints)
@@ -63,30 +66,29 @@ struct PlanIPT {
   /// opt-in shared memory of an H100 / H200: a compile-time choice, each
   /// kernel has one halo path); on GPUs with less, such a kernel does not fit.
   static constexpr long kListSharedBudget = 227 * 1024;
-  static constexpr long shell_cells(int radius, int p, bool diagonals) {
-    const long own[3] = {p, KernelLimitsIPT::kMiddle, KernelLimitsIPT::kFast};
+  static constexpr long shell_cells(int radius, int p, int c, bool diagonals) {
+    const long own[3] = {p, KernelLimitsIPT::kWarps * c, KernelLimitsIPT::kFast};
     return diagonals ? (p + 2 * radius) * (own[1] + 2 * radius) * (own[2] + 2 * radius) - own[0] * own[1] * own[2]
                      : 2 * radius * (own[1] * own[2] + own[0] * own[2] + own[0] * own[1]);
   }
-  static constexpr bool lists_halo(int radius, int p, int scalar_bytes, bool diagonals) {
-    return (p + 2 * radius) * (KernelLimitsIPT::kMiddle + 2 * radius) * (KernelLimitsIPT::kFast + 2 * radius) *
-                   static_cast<long>(scalar_bytes) +
-               shell_cells(radius, p, diagonals) * kListEntryBytes <=
+  static constexpr bool lists_halo(int radius, int p, int c, int scalar_bytes, bool diagonals) {
+    return tile_cells(radius, p, c) * static_cast<long>(scalar_bytes) +
+               shell_cells(radius, p, c, diagonals) * kListEntryBytes <=
            kListSharedBudget;
   }
-  /// The shared memory of the kernel for (radius, P, scalar): its tile and, where listed, the halo list.
-  static constexpr long shared_bytes(int radius, int p, int scalar_bytes, bool diagonals) {
-    return (p + 2 * radius) * (KernelLimitsIPT::kMiddle + 2 * radius) * (KernelLimitsIPT::kFast + 2 * radius) *
-               static_cast<long>(scalar_bytes) +
-           (lists_halo(radius, p, scalar_bytes, diagonals) ? shell_cells(radius, p, diagonals) * kListEntryBytes : 0);
+  /// The shared memory of the kernel for (radius, P, C, scalar): its tile and, where listed, the halo list.
+  static constexpr long shared_bytes(int radius, int p, int c, int scalar_bytes, bool diagonals) {
+    return tile_cells(radius, p, c) * static_cast<long>(scalar_bytes) +
+           (lists_halo(radius, p, c, scalar_bytes, diagonals) ? shell_cells(radius, p, c, diagonals) * kListEntryBytes
+                                                             : 0);
   }
-  /// Whether the kernel keeps its column in registers from one step to the
-  /// next (one shared load per cell less): the column is then live through
-  /// the halo load, which fits 128 registers (ptxas, CUDA 13, sm_90, no
-  /// spill) for 16 fp64 cells, or 32 with a listed halo and up to 19 points;
+  /// Whether the kernel keeps its columns in registers from one step to the
+  /// next (one shared load per cell less): they are then live through the
+  /// halo load, which fits 128 registers (ptxas, CUDA 13, sm_90, no spill)
+  /// for 16 fp64 cells, or 32 with a listed halo and up to 19 points;
   /// j3d13pt (halo decoded) and j3d27pt spilled 84-148 B at 32 fp64 cells.
-  static constexpr bool keeps_column(int radius, int p, int scalar_bytes, bool diagonals, int points) {
-    return p * scalar_bytes <= 128 || (lists_halo(radius, p, scalar_bytes, diagonals) && points <= 19);
+  static constexpr bool keeps_column(int radius, int p, int c, int scalar_bytes, bool diagonals, int points) {
+    return p * c * scalar_bytes <= 128 || (lists_halo(radius, p, c, scalar_bytes, diagonals) && points <= 19);
   }
   std::string describe() const;
 };

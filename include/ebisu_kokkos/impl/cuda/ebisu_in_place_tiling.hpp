@@ -5,11 +5,12 @@
 // PERKS): ONE persistent cooperative launch runs every step, and ONE copy of
 // the domain stays on chip for the whole call.
 //
-// A block owns a tile of P x 16 x 32 cells (slow, middle, fast), kept with
-// its R-wide halo in shared memory; thread (middle, fast) updates the P cells
-// of its slow-axis column, which it keeps in registers. Per step:
-//   compute the column's new values (slow-axis neighbours from the
-//     registers, every other offset from the shared tile)
+// A block owns a tile of P x 16C x 32 cells (slow, middle, fast), kept with
+// its R-wide halo in shared memory; thread (warp, lane) updates the P cells
+// of C middle-adjacent slow-axis columns (rows C warp .. C warp + C - 1, fast
+// position lane), which it keeps in registers. Per step:
+//   compute the columns' new values (slow-axis neighbours, and with C = 2 the
+//     other column's, from the registers, every other offset from the shared tile)
 //   store the cells within R of a tile face (what the neighbours read) to
 //     the exchange buffer through L2
 //   arrive at the grid barrier; write the new values into the shared tile
@@ -57,8 +58,8 @@ namespace Cuda {
 namespace in_place_tiling {
 
 constexpr int kThreads = KernelLimitsIPT::kThreads;
-constexpr int kMiddle = KernelLimitsIPT::kMiddle;  // tile cells along the middle axis (one warp per row)
-constexpr int kFast = KernelLimitsIPT::kFast;      // tile cells along the fast axis (a warp's lanes)
+constexpr int kWarps = KernelLimitsIPT::kWarps;  // one per C rows of the tile's middle axis
+constexpr int kFast = KernelLimitsIPT::kFast;    // tile cells along the fast axis (a warp's lanes)
 
 // The stencil's footprint in kernel axes: the radius-wide shell a tile loads
 // is its faces only for a star (no point off two axes at once), else the
@@ -72,30 +73,32 @@ constexpr bool reads_diagonals() {
   }
   return false;
 }
-// Columns (middle, fast) other than the thread's own that a cell update reads:
-// shared-memory loads per cell, as the unrolled column reuses a column's value
-// for all its slow offsets (the model's count).
-template <class Points, class Map>
+// Columns (middle, fast) other than a thread's own C that its cell updates
+// read: shared-memory loads per C cells, as the unrolled columns reuse a
+// column's value for all its slow offsets (the model's count).
+template <class Points, class Map, int C>
 constexpr int off_columns() {
-  int seen[25] = {};
+  int seen[6 * 5] = {};
   int count = 0;
-  for (int k = 0; k < Points::size; ++k) {
-    const int im = Map::view_index(1), jf = Map::view_index(2);
-    const int dm = im < 0 ? 0 : Points::offset(k, im), df = Points::offset(k, jf);
-    if (dm == 0 && df == 0) continue;
-    const int c = (dm + 2) * 5 + df + 2;
-    if (!seen[c]) {
-      seen[c] = 1;
-      ++count;
+  for (int c = 0; c < C; ++c)
+    for (int k = 0; k < Points::size; ++k) {
+      const int im = Map::view_index(1), jf = Map::view_index(2);
+      const int dm = c + (im < 0 ? 0 : Points::offset(k, im)), df = Points::offset(k, jf);
+      if (dm >= 0 && dm < C && df == 0) continue;
+      const int at = (dm + 2) * 5 + df + 2;
+      if (!seen[at]) {
+        seen[at] = 1;
+        ++count;
+      }
     }
-  }
   return count;
 }
 
-// The tile: P x kMiddle x kFast owned cells, widened by R on every side.
-template <int R, int P>
+// The tile: P x 16C x kFast owned cells, widened by R on every side.
+template <int R, int P, int C>
 struct Tile {
-  static constexpr int L0 = P + 2 * R, L1 = kMiddle + 2 * R, L2 = kFast + 2 * R;
+  static constexpr int M = kWarps * C;  // owned rows along the middle axis
+  static constexpr int L0 = P + 2 * R, L1 = M + 2 * R, L2 = kFast + 2 * R;
   static constexpr int pitch0 = L1 * L2, pitch1 = L2;
   static constexpr int cells = L0 * pitch0;
 };
@@ -106,13 +109,13 @@ struct Tile {
 // corners). A slab's high side sits at R + own (the last tile along an axis
 // may own fewer cells); its cells beyond own + 2R along another axis are not
 // part of the tile and are skipped.
-template <int R, int P, bool Diagonals>
+template <int R, int P, int C, bool Diagonals>
 struct Shell {
-  using T = Tile<R, P>;
-  static constexpr int s_m = Diagonals ? T::L1 : kMiddle, s_f = Diagonals ? T::L2 : kFast;  // slow slab
-  static constexpr int m_f = Diagonals ? T::L2 : kFast;                                   // middle slab
+  using T = Tile<R, P, C>;
+  static constexpr int s_m = Diagonals ? T::L1 : T::M, s_f = Diagonals ? T::L2 : kFast;  // slow slab
+  static constexpr int m_f = Diagonals ? T::L2 : kFast;                                 // middle slab
   static constexpr int lo_m = Diagonals ? 0 : R, lo_f = Diagonals ? 0 : R;
-  static constexpr int n_s = R * s_m * s_f, n_m = P * R * m_f, n_f = P * kMiddle * R;
+  static constexpr int n_s = R * s_m * s_f, n_m = P * R * m_f, n_f = P * T::M * R;
   static constexpr int cells = 2 * (n_s + n_m + n_f);
   static constexpr int per_thread = (cells + kThreads - 1) / kThreads;
 
@@ -141,18 +144,18 @@ struct Shell {
     const bool hi = k >= n_f;
     k -= hi ? n_f : 0;
     const int row = k / R;
-    c[0] = R + row / kMiddle;
-    c[1] = R + row % kMiddle;
+    c[0] = R + row / T::M;
+    c[1] = R + row % T::M;
     c[2] = hi ? R + own[2] + k % R : k % R;
   }
 };
 
 // The plan's counts as constants (device code calls no host functions).
-template <int R, int P, int ScalarBytes, bool Diagonals>
+template <int R, int P, int C, int ScalarBytes, bool Diagonals>
 struct PlanCounts {
-  static constexpr long tile_cells = PlanIPT::tile_cells(R, P);
-  static constexpr long shell_cells = PlanIPT::shell_cells(R, P, Diagonals);
-  static constexpr bool listed = PlanIPT::lists_halo(R, P, ScalarBytes, Diagonals);
+  static constexpr long tile_cells = PlanIPT::tile_cells(R, P, C);
+  static constexpr long shell_cells = PlanIPT::shell_cells(R, P, C, Diagonals);
+  static constexpr bool listed = PlanIPT::lists_halo(R, P, C, ScalarBytes, Diagonals);
 };
 
 struct Geometry {
@@ -173,13 +176,13 @@ struct Geometry {
   }
 };
 
-// The neighbourhood of cell I of the thread's column: the column itself from
-// registers, every other offset (and the column beyond its P cells) from the
-// shared tile.
-template <class Map, int R, int P, int I, class Scalar>
+// The neighbourhood of cell I of the thread's column J: the thread's columns
+// from registers, every other offset (and the columns beyond their P cells)
+// from the shared tile.
+template <class Map, int R, int P, int C, int J, int I, class Scalar>
 struct ColumnAccessor {
-  const Scalar* column;  // the column's values before this step, column[0 .. P-1]
-  const Scalar* cell;    // the shared tile at this cell
+  const Scalar (&columns)[C][P];  // the columns' values before this step
+  const Scalar* cell;             // the shared tile at this cell
   template <int D0, int D1, int D2>
   __device__ __forceinline__ Scalar get() const {
     constexpr int ds = Map::template ds<D0, D1, D2>;
@@ -187,10 +190,10 @@ struct ColumnAccessor {
     constexpr int df = Map::template df<D0, D1, D2>;
     static_assert(ds >= -R && ds <= R && dm >= -R && dm <= R && df >= -R && df <= R,
                   "EbisuKokkos: offset beyond the stencil radius");
-    if constexpr (dm == 0 && df == 0 && I + ds >= 0 && I + ds < P) {
-      return column[I + ds];
+    if constexpr (df == 0 && J + dm >= 0 && J + dm < C && I + ds >= 0 && I + ds < P) {
+      return columns[J + dm][I + ds];
     } else {
-      return cell[ds * Tile<R, P>::pitch0 + dm * Tile<R, P>::pitch1 + df];
+      return cell[ds * Tile<R, P, C>::pitch0 + dm * Tile<R, P, C>::pitch1 + df];
     }
   }
 };
@@ -227,14 +230,15 @@ struct SplitGridBarrier {
 #endif
 };
 
-template <class Map, int R, int P, bool Diagonals, bool KeepsColumn, class Eval, class Scalar>
+template <class Map, int R, int P, int C, bool Diagonals, bool KeepsColumn, class Eval, class Scalar>
 __global__ void __launch_bounds__(kThreads, 1)
     in_place_tiling_kernel(const Eval eval, Scalar* const u, Scalar* const scratch, const Geometry g) {
-  using T = Tile<R, P>;
-  using S = Shell<R, P, Diagonals>;
-  static_assert(S::cells == PlanCounts<R, P, sizeof(Scalar), Diagonals>::shell_cells &&
-                    T::cells == PlanCounts<R, P, sizeof(Scalar), Diagonals>::tile_cells,
+  using T = Tile<R, P, C>;
+  using S = Shell<R, P, C, Diagonals>;
+  using Counts = PlanCounts<R, P, C, sizeof(Scalar), Diagonals>;
+  static_assert(S::cells == Counts::shell_cells && T::cells == Counts::tile_cells,
                 "EbisuKokkos: the in-place kernel and its plan count the tile differently");
+  static_assert(P <= 32 && C >= 1 && C <= 2, "EbisuKokkos: a column's cells are bits of one word");
   extern __shared__ __align__(16) unsigned char in_place_tiling_smem[];
   Scalar* const tile = reinterpret_cast<Scalar*>(in_place_tiling_smem);
   SplitGridBarrier grid_barrier{cooperative_groups::this_grid()};
@@ -244,26 +248,32 @@ __global__ void __launch_bounds__(kThreads, 1)
   b /= g.tiles[2];
   const int tm = b % g.tiles[1];
   const int ts = b / g.tiles[1];
-  const int org[3] = {ts * P, tm * kMiddle, tf * kFast};  // global coordinates of the first owned cell
-  const int own[3] = {min(P, g.n[0] - org[0]), min(kMiddle, g.n[1] - org[1]), min(kFast, g.n[2] - org[2])};
-  const int x = threadIdx.x % kFast, y = threadIdx.x / kFast;
-  const bool active = y < own[1] && x < own[2];
-  const int gm = org[1] + y, gf = org[2] + x;
-  const int column_offset = org[0] * g.stride[0] + gm * g.stride[1] + gf;
-  Scalar* const mine = tile + R * T::pitch0 + (y + R) * T::pitch1 + (x + R);
+  const int org[3] = {ts * P, tm * T::M, tf * kFast};  // global coordinates of the first owned cell
+  const int own[3] = {min(P, g.n[0] - org[0]), min(T::M, g.n[1] - org[1]), min(kFast, g.n[2] - org[2])};
+  const int x = threadIdx.x % kFast, y0 = threadIdx.x / kFast * C;  // the thread's first row
+  const int gf = org[2] + x;
+  const int column_offset = org[0] * g.stride[0] + (org[1] + y0) * g.stride[1] + gf;
+  Scalar* const mine = tile + R * T::pitch0 + (y0 + R) * T::pitch1 + (x + R);
 
-  // Bit i of `owned_cells`: cell i of the column is the block's; of `updated`:
-  // it is also outside the fixed frame; of `face_cells`: it is also within R
-  // of a tile face (the neighbours read it). Threads and cells beyond a short
-  // last tile own nothing and never write the shared tile: its halo sits there.
-  unsigned owned_cells = 0, updated = 0, face_cells = 0;
-  const bool side = y < R || y >= own[1] - R || x < R || x >= own[2] - R;
+  // Bit i of `owned_cells[j]`: cell i of column j is the block's; of
+  // `updated`: it is also outside the fixed frame; of `face_cells`: it is also
+  // within R of a tile face (the neighbours read it). Threads and cells beyond
+  // a short last tile own nothing and never write the shared tile: its halo
+  // sits there.
+  unsigned owned_cells[C] = {}, updated[C] = {}, face_cells[C] = {};
 #pragma unroll
-  for (int i = 0; i < P; ++i) {
-    if (!active || i >= own[0]) continue;
-    owned_cells |= 1u << i;
-    if (!g.rules[0].frame(org[0] + i) && !g.rules[1].frame(gm) && !g.rules[2].frame(gf)) updated |= 1u << i;
-    if (side || i < R || i >= own[0] - R) face_cells |= 1u << i;
+  for (int j = 0; j < C; ++j) {
+    const int y = y0 + j;
+    const bool active = y < own[1] && x < own[2];
+    const bool side = y < R || y >= own[1] - R || x < R || x >= own[2] - R;
+#pragma unroll
+    for (int i = 0; i < P; ++i) {
+      if (!active || i >= own[0]) continue;
+      owned_cells[j] |= 1u << i;
+      if (!g.rules[0].frame(org[0] + i) && !g.rules[1].frame(org[1] + y) && !g.rules[2].frame(gf))
+        updated[j] |= 1u << i;
+      if (side || i < R || i >= own[0] - R) face_cells[j] |= 1u << i;
+    }
   }
 
   // Shell cell k: its tile index and the offset of the cell standing at it in
@@ -283,7 +293,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   // listed once in the shared memory after it, and each exchange loads by list
   // instead of decoding every cell again (one path per kernel: with both, the
   // registers of the unused one spilled the column).
-  constexpr bool listed = PlanCounts<R, P, sizeof(Scalar), Diagonals>::listed;
+  constexpr bool listed = Counts::listed;
   int* const list_at = reinterpret_cast<int*>(tile + T::cells);
   int* const list_from = list_at + S::cells;
   if constexpr (listed) {
@@ -316,51 +326,72 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (at[j] >= 0) tile[at[j]] = v[j];
   };
 
-  // Where it fits (PlanIPT::keeps_column), the column stays in registers from
+  // Where they fit (PlanIPT::keeps_column), the columns stay in registers from
   // one step to the next (one shared load per cell less), and only a short
-  // tile's slow-axis halo, which sits in the column's range beyond its last
-  // owned cell, is read from the tile. Otherwise the column is read from the
-  // tile each step, so that it is dead during the halo load (kept live, it
-  // spilled 84-148 B per thread for j3d13pt and j3d27pt at 32 cells).
-  Scalar column[P];
+  // tile's halo, which sits in a column's range beyond its last owned cell
+  // (or in a whole column beyond the last owned row), is read from the tile.
+  // Otherwise the columns are read from the tile each step, so that they are
+  // dead during the halo load (kept live, they spilled 84-148 B per thread for
+  // j3d13pt and j3d27pt at 32 cells).
+  Scalar column[C][P];
 #pragma unroll
-  for (int i = 0; i < P; ++i) {
-    column[i] = Scalar(0);
-    if ((owned_cells >> i) & 1u) {
-      column[i] = u[column_offset + i * g.stride[0]];
-      mine[i * T::pitch0] = column[i];
+  for (int j = 0; j < C; ++j)
+#pragma unroll
+    for (int i = 0; i < P; ++i) {
+      column[j][i] = Scalar(0);
+      if ((owned_cells[j] >> i) & 1u) {
+        column[j][i] = u[column_offset + j * g.stride[1] + i * g.stride[0]];
+        mine[j * T::pitch1 + i * T::pitch0] = column[j][i];
+      }
     }
-  }
   load_halo(u);
 
   for (int t = 0; t < g.steps; ++t) {
     __syncthreads();
-    const unsigned owned_now = opaque(owned_cells);
 #pragma unroll
-    for (int i = 0; i < P; ++i)
-      if (!KeepsColumn || !((owned_now >> i) & 1u)) column[i] = mine[i * T::pitch0];
-    const unsigned update = opaque(updated);
-    Scalar next[P];
-    static_for<P>([&](auto I) {
-      constexpr int i = decltype(I)::value;
-      const ColumnAccessor<Map, R, P, i, Scalar> at{column, mine + i * T::pitch0};
-      const Scalar v = static_cast<Scalar>(component(eval(at), 0));
-      next[i] = (update >> i) & 1u ? v : column[i];
-    });
-    Scalar* const out = (t & 1) == 0 ? scratch : u;
-    const int at = opaque(column_offset), step0 = opaque(g.stride[0]);
-    if (t == g.steps - 1) {
-      // The result: every owned cell, into the buffer the last exchange did not use.
-      const unsigned owned = opaque(owned_cells);
+    for (int j = 0; j < C; ++j) {
+      const unsigned owned_now = opaque(owned_cells[j]);
 #pragma unroll
       for (int i = 0; i < P; ++i)
-        if ((owned >> i) & 1u) __stcg(out + at + i * step0, next[i]);
+        if (!KeepsColumn || !((owned_now >> i) & 1u)) column[j][i] = mine[j * T::pitch1 + i * T::pitch0];
+    }
+    // Level by level across the columns: a column's value at level i is dead
+    // once level i + R of every column is computed, so the new values take
+    // its registers (column by column, the first column stayed live while the
+    // second was computed, and 16 x 2 fp64 cells spilled ~100 B).
+    Scalar next[C][P];
+    unsigned update[C];
+#pragma unroll
+    for (int j = 0; j < C; ++j) update[j] = opaque(updated[j]);
+    static_for<P>([&](auto I) {
+      constexpr int i = decltype(I)::value;
+      static_for<C>([&](auto J) {
+        constexpr int j = decltype(J)::value;
+        const ColumnAccessor<Map, R, P, C, j, i, Scalar> at{column, mine + j * T::pitch1 + i * T::pitch0};
+        const Scalar v = static_cast<Scalar>(component(eval(at), 0));
+        next[j][i] = (update[j] >> i) & 1u ? v : column[j][i];
+      });
+    });
+    Scalar* const out = (t & 1) == 0 ? scratch : u;
+    const int at = opaque(column_offset), step0 = opaque(g.stride[0]), step1 = g.stride[1];
+    if (t == g.steps - 1) {
+      // The result: every owned cell, into the buffer the last exchange did not use.
+#pragma unroll
+      for (int j = 0; j < C; ++j) {
+        const unsigned owned = opaque(owned_cells[j]);
+#pragma unroll
+        for (int i = 0; i < P; ++i)
+          if ((owned >> i) & 1u) __stcg(out + at + j * step1 + i * step0, next[j][i]);
+      }
       break;
     }
-    const unsigned faces = opaque(face_cells);
 #pragma unroll
-    for (int i = 0; i < P; ++i)
-      if ((faces >> i) & 1u) __stcg(out + at + i * step0, next[i]);
+    for (int j = 0; j < C; ++j) {
+      const unsigned faces = opaque(face_cells[j]);
+#pragma unroll
+      for (int i = 0; i < P; ++i)
+        if ((faces >> i) & 1u) __stcg(out + at + j * step1 + i * step0, next[j][i]);
+    }
     // Columns of 16 or 32 cells write the tile while the other blocks arrive
     // (the arrival's block barrier orders every read of this step's tile
     // before the writes): j3d7pt 128^3 268 -> 280 GCells/s. With 4 cells
@@ -368,11 +399,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     // writing.
     constexpr bool write_while_arriving = P >= 16;
     if (write_while_arriving) grid_barrier.arrive(); else __syncthreads();
-    const unsigned owned = opaque(owned_cells);
 #pragma unroll
-    for (int i = 0; i < P; ++i) {
-      column[i] = next[i];
-      if ((owned >> i) & 1u) mine[i * T::pitch0] = next[i];
+    for (int j = 0; j < C; ++j) {
+      const unsigned owned = opaque(owned_cells[j]);
+#pragma unroll
+      for (int i = 0; i < P; ++i) {
+        column[j][i] = next[j][i];
+        if ((owned >> i) & 1u) mine[j * T::pitch1 + i * T::pitch0] = next[j][i];
+      }
     }
     if (!write_while_arriving) grid_barrier.arrive();
     grid_barrier.wait();
@@ -395,16 +429,29 @@ struct InPlaceTiling {
   static constexpr bool kDiagonals = in_place_tiling::reads_diagonals<typename Stencil::points>();
   static constexpr int kPoints = Stencil::points::size;
 
-  template <int P>
+  template <int P, int C>
   static auto function() {
-    constexpr bool keeps = PlanIPT::keeps_column(R, P, static_cast<int>(sizeof(Scalar)), kDiagonals, kPoints);
-    return &in_place_tiling::in_place_tiling_kernel<Map, R, P, kDiagonals, keeps, Eval, Scalar>;
+    constexpr bool keeps = PlanIPT::keeps_column(R, P, C, static_cast<int>(sizeof(Scalar)), kDiagonals, kPoints);
+    return &in_place_tiling::in_place_tiling_kernel<Map, R, P, C, kDiagonals, keeps, Eval, Scalar>;
   }
-  static const void* function_of(int p) {
+  // The compiled kernels, (P, C): columns of P cells, C per thread. Pairs
+  // of 16-cell columns replace 32-cell columns where the model finds them
+  // faster (j3d7pt 128^3: 4 shared accesses per cell instead of 5, +6-9% on an
+  // H200). They are compiled for stars only: a box-like stencil reads the
+  // pair's diagonal neighbours too, and its kernels spilled at 128 registers
+  // (poisson 40-68 B, j3d17pt 64 B, j3d27pt 120-250 B per thread, CUDA 13)
+  // and ran 8-10% slower. Pairs of 8-cell columns ran 3-5% slower than single
+  // 16-cell columns at 80^3-96^3 (more halo, more column ends) and are not built.
+  static constexpr int kShapeCount = kDiagonals ? 3 : 4;
+  static constexpr int kShapes[4][2] = {{4, 1}, {16, 1}, {32, 1}, {16, 2}};
+  static const void* function_of(int p, int c) {
+    if constexpr (!kDiagonals) {
+      if (c == 2) return reinterpret_cast<const void*>(function<16, 2>());
+    }
     switch (p) {
-      case 4: return reinterpret_cast<const void*>(function<4>());
-      case 16: return reinterpret_cast<const void*>(function<16>());
-      default: return reinterpret_cast<const void*>(function<32>());
+      case 4: return reinterpret_cast<const void*>(function<4, 1>());
+      case 16: return reinterpret_cast<const void*>(function<16, 1>());
+      default: return reinterpret_cast<const void*>(function<32, 1>());
     }
   }
 
@@ -431,15 +478,18 @@ struct InPlaceTiling {
       StencilShapeIPT shape;
       shape.radius = R;
       shape.scalar_bytes = static_cast<int>(sizeof(Scalar));
-      shape.off_columns = in_place_tiling::off_columns<typename Stencil::points, Map>();
+      shape.off_columns = in_place_tiling::off_columns<typename Stencil::points, Map, 1>();
+      shape.off_columns_of_pair = in_place_tiling::off_columns<typename Stencil::points, Map, 2>();
       shape.diagonals = kDiagonals;
       shape.points = kPoints;
       std::vector<KernelLimitsIPT> kernels;
-      for (int cells : {4, 16, 32}) {
+      for (int shape = 0; shape < kShapeCount; ++shape) {
+        const int(&pc)[2] = kShapes[shape];
         KernelLimitsIPT k;
-        k.cells_per_thread = cells;
-        const long smem = PlanIPT::shared_bytes(R, cells, static_cast<int>(sizeof(Scalar)), kDiagonals);
-        const void* f = function_of(cells);
+        k.cells_per_thread = pc[0];
+        k.columns_per_thread = pc[1];
+        const long smem = PlanIPT::shared_bytes(R, pc[0], pc[1], static_cast<int>(sizeof(Scalar)), kDiagonals);
+        const void* f = function_of(pc[0], pc[1]);
         cudaFuncAttributes attr{};
         EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, f), "in_place_tiling_kernel");
         k.local_bytes = static_cast<int>(attr.localSizeBytes);
@@ -482,7 +532,7 @@ struct InPlaceTiling {
     report.launches = 1;
     report.predicted_gcells_per_s = p.predicted_gcells_per_s;
     report.plan = p.describe();
-    const void* f = function_of(p.cells_per_thread);
+    const void* f = function_of(p.cells_per_thread, p.columns_per_thread);
     cudaFuncAttributes attr{};
     EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, f), "in_place_tiling_kernel");
     report.plan += "; regs/thread " + std::to_string(attr.numRegs) +
