@@ -35,25 +35,28 @@ PlanIPT plan(const StencilShapeIPT& s, long n0, long n1, long n2, int steps = 10
   return choose_plan_in_place_tiling(reference_h200_model(), s, n, steps, k);
 }
 
+// The kernel (P cells, C columns per thread) and the blocks along each axis.
+void expect_tiling(const PlanIPT& p, int cells, int columns, int t0, int t1, int t2) {
+  ASSERT_TRUE(p.valid) << p.why_not;
+  EXPECT_EQ(p.cells_per_thread, cells);
+  EXPECT_EQ(p.columns_per_thread, columns);
+  EXPECT_EQ(p.tiles[0], t0);
+  EXPECT_EQ(p.tiles[1], t1);
+  EXPECT_EQ(p.tiles[2], t2);
+  EXPECT_EQ(p.blocks, t0 * t1 * t2);
+}
+
 TEST(PerformanceModelInPlaceTiling, PicksTheKernelWhoseTilesFillTheGpu) {
   // (Single columns only: the kernels of a box-like stencil.)
   // 128^3: only 32 cells per thread keeps the tiles resident (4 x 8 x 4 = 128 blocks).
   const PlanIPT big = plan(j3d7pt(), 128, 128, 128);
-  ASSERT_TRUE(big.valid) << big.why_not;
-  EXPECT_EQ(big.cells_per_thread, 32);
-  EXPECT_EQ(big.blocks, 128);
-  EXPECT_EQ(big.tiles[0], 4);
-  EXPECT_EQ(big.tiles[1], 8);
-  EXPECT_EQ(big.tiles[2], 4);
+  expect_tiling(big, 32, 1, 4, 8, 4);
   // The star's halo is its six faces: 2 x (16 x 32 + 32 x 32 + 32 x 16) cells, listed beside the tile.
   EXPECT_EQ(big.halo_cells, 2L * (16 * 32 + 32 * 32 + 32 * 16));
   EXPECT_TRUE(big.halo_list);
   EXPECT_EQ(big.smem_bytes, 34L * 18 * 34 * 8 + big.halo_cells * 8);
   // 64^3: 4 cells per thread gives 128 blocks; 16 would leave most SMs idle.
-  const PlanIPT small = plan(j3d7pt(), 64, 64, 64);
-  ASSERT_TRUE(small.valid) << small.why_not;
-  EXPECT_EQ(small.cells_per_thread, 4);
-  EXPECT_EQ(small.blocks, 16 * 4 * 2);
+  expect_tiling(plan(j3d7pt(), 64, 64, 64), 4, 1, 16, 4, 2);
   // 96^3: 16 cells per thread (6 x 6 x 3 blocks); 4 would need 432.
   EXPECT_EQ(plan(j3d7pt(), 96, 96, 96).cells_per_thread, 16);
 }
@@ -64,12 +67,7 @@ TEST(PerformanceModelInPlaceTiling, PairsOfColumnsWhereTheyCostFewerAccesses) {
   // Measured (H200, fp64, 2026-11-29): 128^3 pairs of 16 cells 304-315 GCells/s
   // against 286-293 with 32-cell columns, 112^3 214 against 196.
   const PlanIPT big = plan(j3d7pt(), 128, 128, 128, 1000, star_kernels());
-  ASSERT_TRUE(big.valid) << big.why_not;
-  EXPECT_EQ(big.cells_per_thread, 16);
-  EXPECT_EQ(big.columns_per_thread, 2);
-  EXPECT_EQ(big.tiles[0], 8);
-  EXPECT_EQ(big.tiles[1], 4);
-  EXPECT_EQ(big.tiles[2], 4);
+  expect_tiling(big, 16, 2, 8, 4, 4);
   EXPECT_EQ(big.halo_cells, 2L * (32 * 32 + 16 * 32 + 16 * 32));
   EXPECT_EQ(big.smem_bytes, 18L * 34 * 34 * 8 + big.halo_cells * 8);
   EXPECT_NE(big.describe().find("512 threads of 2 x 16 cells"), std::string::npos) << big.describe();
@@ -103,8 +101,7 @@ TEST(PerformanceModelInPlaceTiling, BlocksBeyondOnePerSmShareIt) {
   const double fixed = 1.45e-6;
   EXPECT_NEAR((shared_sms.t_step_s - fixed) / (one_each.t_step_s - fixed), 2.0, 1e-9);
   const PlanIPT chosen = choose_plan_in_place_tiling(reference_h200_model(), f, n, 10, k);
-  EXPECT_EQ(chosen.columns_per_thread, 2);
-  EXPECT_EQ(chosen.blocks, 84);
+  expect_tiling(chosen, 16, 2, 7, 3, 4);
 }
 
 TEST(PerformanceModelInPlaceTiling, StepTimeFollowsTheMeasuredTerms) {
