@@ -36,13 +36,18 @@ std::string PlanIPT::describe() const {
     std::snprintf(buf, sizeof buf, "in-place tiling not possible: %s", why_not.c_str());
     return buf;
   }
+  char listed[48] = "";
+  if (halo_list) {
+    std::snprintf(listed, sizeof listed, " (listed)");
+  } else if (listed_halo_cells > 0) {
+    std::snprintf(listed, sizeof listed, " (%ld listed)", listed_halo_cells);
+  }
   std::snprintf(buf, sizeof buf,
                 "in-place tiling: %d x %d x %d blocks of %d x %d x %d cells, %d threads of %d x %d cells, %ld KB "
                 "shared, %ld halo cells per block%s, predicted %.1f GCells/s (step %.2f us)",
                 tiles[0], tiles[1], tiles[2], cells_per_thread, KernelLimitsIPT::kWarps * columns_per_thread,
                 KernelLimitsIPT::kFast, KernelLimitsIPT::kThreads, columns_per_thread, cells_per_thread,
-                smem_bytes / 1024, halo_cells,
-                halo_list ? " (listed)" : "", predicted_gcells_per_s, t_step_s * 1e6);
+                smem_bytes / 1024, halo_cells, listed, predicted_gcells_per_s, t_step_s * 1e6);
   return buf;
 }
 
@@ -67,6 +72,7 @@ PlanIPT evaluate_plan_in_place_tiling(const DeviceModel& dev, const StencilShape
   p.blocks = static_cast<int>(blocks);
   p.smem_bytes = PlanIPT::shared_bytes(r, pc, cc, s.scalar_bytes, s.diagonals);
   p.halo_list = PlanIPT::lists_halo(r, pc, cc, s.scalar_bytes, s.diagonals);
+  p.listed_halo_cells = PlanIPT::listed_cells(r, pc, cc, s.scalar_bytes, s.diagonals);
   p.halo_cells = PlanIPT::shell_cells(r, pc, cc, s.diagonals);
   if (k.max_blocks <= 0 || p.smem_bytes > dev.smem_per_block_bytes) {
     p.why_not = "a tile of " + shape + " does not fit one SM";
@@ -95,8 +101,8 @@ PlanIPT evaluate_plan_in_place_tiling(const DeviceModel& dev, const StencilShape
   const double per_sm = static_cast<double>(ceil_div(blocks, dev.sm_count > 0 ? dev.sm_count : 1));
   p.t_step_s = kStepFixedS +
                per_sm * (kSharedAccessS * byte_scale * static_cast<double>(tile) * (off + 1 + column_load) +
-                         (kHaloCellS * byte_scale + (p.halo_list ? 0.0 : kDecodedHaloCellS)) *
-                             static_cast<double>(p.halo_cells));
+                         kHaloCellS * byte_scale * static_cast<double>(p.halo_cells) +
+                         kDecodedHaloCellS * static_cast<double>(p.halo_cells - p.listed_halo_cells));
   const double cells = static_cast<double>(n[0] - 2 * r) * (n[1] - 2 * r) * (n[2] - 2 * r);
   p.predicted_seconds = kLaunchS + steps * p.t_step_s;
   p.predicted_gcells_per_s = cells * steps / p.predicted_seconds * 1e-9;

@@ -52,7 +52,8 @@ struct PlanIPT {
   int blocks = 0;
   long smem_bytes = 0;        ///< the shared tile, and the halo list where it fits
   long halo_cells = 0;        ///< shell cells a block loads per step
-  bool halo_list = false;     ///< the shell's (tile index, source offset) pairs listed in shared memory
+  bool halo_list = false;     ///< the shell's (tile index, source offset) pairs all listed in shared memory
+  long listed_halo_cells = 0; ///< shell cells listed (all where halo_list; else as many as the room after the tile)
   double t_step_s = 0;
   double predicted_seconds = 0;
   double predicted_gcells_per_s = 0;
@@ -71,16 +72,21 @@ struct PlanIPT {
     return diagonals ? (p + 2 * radius) * (own[1] + 2 * radius) * (own[2] + 2 * radius) - own[0] * own[1] * own[2]
                      : 2 * radius * (own[1] * own[2] + own[0] * own[2] + own[0] * own[1]);
   }
-  static constexpr bool lists_halo(int radius, int p, int c, int scalar_bytes, bool diagonals) {
-    return tile_cells(radius, p, c) * static_cast<long>(scalar_bytes) +
-               shell_cells(radius, p, c, diagonals) * kListEntryBytes <=
-           kListSharedBudget;
+  /// The shell cells the kernel lists: all of them where the list fits beside
+  /// the tile, else as many as the room left (radius 2 at 16 384 cells per
+  /// block: 3,136 of 8,192 in fp64); the others are decoded at each exchange.
+  static constexpr long listed_cells(int radius, int p, int c, int scalar_bytes, bool diagonals) {
+    const long room = (kListSharedBudget - tile_cells(radius, p, c) * static_cast<long>(scalar_bytes)) / kListEntryBytes;
+    const long shell = shell_cells(radius, p, c, diagonals);
+    return room <= 0 ? 0 : room < shell ? room : shell;
   }
-  /// The shared memory of the kernel for (radius, P, C, scalar): its tile and, where listed, the halo list.
+  static constexpr bool lists_halo(int radius, int p, int c, int scalar_bytes, bool diagonals) {
+    return listed_cells(radius, p, c, scalar_bytes, diagonals) == shell_cells(radius, p, c, diagonals);
+  }
+  /// The shared memory of the kernel for (radius, P, C, scalar): its tile and its halo list.
   static constexpr long shared_bytes(int radius, int p, int c, int scalar_bytes, bool diagonals) {
     return tile_cells(radius, p, c) * static_cast<long>(scalar_bytes) +
-           (lists_halo(radius, p, c, scalar_bytes, diagonals) ? shell_cells(radius, p, c, diagonals) * kListEntryBytes
-                                                             : 0);
+           listed_cells(radius, p, c, scalar_bytes, diagonals) * kListEntryBytes;
   }
   /// Whether the kernel keeps its columns in registers from one step to the
   /// next (one shared load per cell less): they are then live through the

@@ -156,6 +156,7 @@ struct PlanCounts {
   static constexpr long tile_cells = PlanIPT::tile_cells(R, P, C);
   static constexpr long shell_cells = PlanIPT::shell_cells(R, P, C, Diagonals);
   static constexpr bool listed = PlanIPT::lists_halo(R, P, C, ScalarBytes, Diagonals);
+  static constexpr int listed_cells = static_cast<int>(PlanIPT::listed_cells(R, P, C, ScalarBytes, Diagonals));
 };
 
 struct Geometry {
@@ -289,15 +290,18 @@ __global__ void __launch_bounds__(kThreads, 1)
     at = loaded ? (c[0] * T::L1 + c[1]) * T::L2 + c[2] : -1;
     from = loaded ? gs * g.stride[0] + gmm * g.stride[1] + gff : -1;
   };
-  // Where the tile leaves room (PlanIPT::lists_halo), the shell's pairs are
-  // listed once in the shared memory after it, and each exchange loads by list
-  // instead of decoding every cell again (one path per kernel: with both, the
-  // registers of the unused one spilled the column).
+  // The shell's pairs are listed once in the shared memory after the tile,
+  // all of them where they fit (PlanIPT::lists_halo), else the first
+  // `kListed` (PlanIPT::listed_cells), and each exchange loads listed cells by
+  // list instead of decoding them again. A kernel with the whole list has no
+  // decoding path (with both, the registers of the unused one spilled the
+  // column); one with part of it decodes the rest.
   constexpr bool listed = Counts::listed;
+  constexpr int kListed = Counts::listed_cells;
   int* const list_at = reinterpret_cast<int*>(tile + T::cells);
-  int* const list_from = list_at + S::cells;
-  if constexpr (listed) {
-    for (int k = threadIdx.x; k < S::cells; k += kThreads) shell_cell(k, list_at[k], list_from[k]);
+  int* const list_from = list_at + kListed;
+  if constexpr (kListed > 0) {
+    for (int k = threadIdx.x; k < kListed; k += kThreads) shell_cell(k, list_at[k], list_from[k]);
     __syncthreads();
   }
 
@@ -316,7 +320,14 @@ __global__ void __launch_bounds__(kThreads, 1)
           at[j] = list_at[k];
           from = list_from[k];
         } else {
-          shell_cell(k, at[j], from);
+          // Constants once unrolled: whether all, none or some of round j's cells are listed.
+          const bool all_listed = (j + 1) * kThreads <= kListed, none_listed = j * kThreads >= kListed;
+          if (all_listed || (!none_listed && k < kListed)) {
+            at[j] = list_at[k];
+            from = list_from[k];
+          } else {
+            shell_cell(k, at[j], from);
+          }
         }
         if (at[j] >= 0) v[j] = __ldcg(src + from);
       }
