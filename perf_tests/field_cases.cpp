@@ -231,6 +231,9 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
                           {"ebisu-sm", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling, 0},
                           {"ebisu-device", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::device_tiling, 0},
                           {"parallel_stencil:automatic", EbisuKokkos::Backend::automatic, EbisuKokkos::Strategy::automatic, 0}};
+  if (Rank == 3) {
+    forms.insert(forms.end() - 1, {"ebisu-in-place", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::in_place_tiling, 0});
+  }
   for (int d : o.ebisu_depths) {  // what the model chooses from (--ebisu-depths)
     forms.push_back({"ebisu-sm-d" + std::to_string(d), EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling, d});
   }

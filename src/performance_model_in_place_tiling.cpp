@@ -14,8 +14,8 @@ namespace {
 // docs/perf-notes-in-place-tiling.md v3):
 //   t_step = 1.45 us + 0.0495 ns x (tile cells x shared accesses per cell)
 //            + 0.081 ns x halo cells (+ 0.33 ns x halo cells decoded each step),
-// where a cell costs one load per other column read, its store and, unless
-// the column stays in registers, its column's load.
+// where a cell costs one load per other column read, its store, one load per
+// field point read and, unless the column stays in registers, its column's load.
 constexpr double kStepFixedS = 1.45e-6;
 constexpr double kSharedAccessS = 0.0495e-9;     // per 8-byte access, per block (one block per SM)
 constexpr double kHaloCellS = 0.081e-9;          // per 8-byte halo cell: its store, the L2 trip, its load
@@ -70,12 +70,13 @@ PlanIPT evaluate_plan_in_place_tiling(const DeviceModel& dev, const StencilShape
     blocks *= p.tiles[a];
   }
   p.blocks = static_cast<int>(blocks);
-  p.smem_bytes = PlanIPT::shared_bytes(r, pc, cc, s.scalar_bytes, s.diagonals);
-  p.halo_list = PlanIPT::lists_halo(r, pc, cc, s.scalar_bytes, s.diagonals);
-  p.listed_halo_cells = PlanIPT::listed_cells(r, pc, cc, s.scalar_bytes, s.diagonals);
+  const long fields = PlanIPT::field_cells(r, pc, cc, s.neighbourhood_fields, s.centre_fields);
+  p.smem_bytes = PlanIPT::shared_bytes(r, pc, cc, s.scalar_bytes, s.diagonals, fields);
+  p.halo_list = PlanIPT::lists_halo(r, pc, cc, s.scalar_bytes, s.diagonals, fields);
+  p.listed_halo_cells = PlanIPT::listed_cells(r, pc, cc, s.scalar_bytes, s.diagonals, fields);
   p.halo_cells = PlanIPT::shell_cells(r, pc, cc, s.diagonals);
   if (k.max_blocks <= 0 || p.smem_bytes > dev.smem_per_block_bytes) {
-    p.why_not = "a tile of " + shape + " does not fit one SM";
+    p.why_not = "a tile of " + shape + (fields > 0 ? " with its read-only field tiles" : "") + " does not fit one SM";
     return p;
   }
   if (blocks > k.max_blocks) {
@@ -93,14 +94,14 @@ PlanIPT evaluate_plan_in_place_tiling(const DeviceModel& dev, const StencilShape
   // Shared accesses per cell: one per other column read (a pair of columns
   // shares the loads of the columns both read and reads each other from
   // registers), the store, and the column's own load unless it stays in registers.
-  const int column_load = PlanIPT::keeps_column(r, pc, cc, s.scalar_bytes, s.diagonals, s.points) ? 0 : 1;
+  const int column_load = PlanIPT::keeps_column(r, pc, cc, s.scalar_bytes, s.diagonals, s.points, fields) ? 0 : 1;
   const double off = cc == 2 ? s.off_columns_of_pair / 2.0 : s.off_columns;
   // Blocks beyond one per SM share its shared-memory pipe and its L2 port
   // (small kernels fit two or three per SM): an SM's step does the work of
   // all its blocks.
   const double per_sm = static_cast<double>(ceil_div(blocks, dev.sm_count > 0 ? dev.sm_count : 1));
   p.t_step_s = kStepFixedS +
-               per_sm * (kSharedAccessS * byte_scale * static_cast<double>(tile) * (off + 1 + column_load) +
+               per_sm * (kSharedAccessS * byte_scale * static_cast<double>(tile) * (off + 1 + column_load + s.field_reads) +
                          kHaloCellS * byte_scale * static_cast<double>(p.halo_cells) +
                          kDecodedHaloCellS * static_cast<double>(p.halo_cells - p.listed_halo_cells));
   const double cells = static_cast<double>(n[0] - 2 * r) * (n[1] - 2 * r) * (n[2] - 2 * r);

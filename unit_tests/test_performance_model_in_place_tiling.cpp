@@ -170,6 +170,40 @@ TEST(PerformanceModelInPlaceTiling, ListsTheHaloWhereItFits) {
   static_assert(PlanIPT::lists_halo(1, 16, 2, 8, false) && !PlanIPT::lists_halo(2, 16, 2, 8, false), "");
 }
 
+TEST(PerformanceModelInPlaceTiling, ReadOnlyFieldsTakeTilesAndLoads) {
+  // A footprint field keeps a whole tile, a centre-only one the owned cells.
+  static_assert(PlanIPT::field_cells(1, 4, 1, 1, 0) == PlanIPT::tile_cells(1, 4, 1), "");
+  static_assert(PlanIPT::field_cells(1, 16, 1, 1, 2) == 18L * 18 * 34 + 2L * 16 * 16 * 32, "");
+  // Heat with a conductivity field (footprint, 7 points) at 64^3: the 4-cell tile twice, and the
+  // 7 conductivity loads per cell on top of the state's 4 off-column loads and its store.
+  StencilShapeIPT heat = j3d7pt();
+  heat.neighbourhood_fields = 1;
+  heat.field_reads = 7;
+  const PlanIPT h = plan(heat, 64, 64, 64, 1000);
+  expect_tiling(h, 4, 1, 16, 4, 2);
+  EXPECT_EQ(h.smem_bytes, 2L * 6 * 18 * 34 * 8 + h.halo_cells * 8);
+  const PlanIPT plain = plan(j3d7pt(), 64, 64, 64, 1000);
+  EXPECT_NEAR((h.t_step_s - plain.t_step_s) * 1e6, 0.0495e-3 * 7 * 4 * 16 * 32, 1e-3);
+  // 128^3 no longer fits: 16-cell tiles would need 256 blocks, 32-cell ones (not compiled with
+  // fields) twice the shared memory.
+  std::vector<KernelLimitsIPT> with_fields = kernels();
+  with_fields.resize(2);
+  const PlanIPT big = plan(heat, 128, 128, 128, 1000, with_fields);
+  EXPECT_FALSE(big.valid);
+  EXPECT_NE(big.why_not.find("can be resident"), std::string::npos) << big.why_not;
+  // The 32-cell tile with a field's tile beside it exceeds the SM's shared memory.
+  const PlanIPT no_room = plan(heat, 128, 128, 128, 1000, kernels());
+  EXPECT_FALSE(no_room.valid);
+  EXPECT_NE(no_room.why_not.find("with its read-only field tiles does not fit"), std::string::npos) << no_room.why_not;
+  // Seven centre-only coefficient fields: 4-cell tiles fit with 7 x 2048 cells beside them.
+  StencilShapeIPT coefficients = j3d7pt();
+  coefficients.centre_fields = 7;
+  coefficients.field_reads = 7;
+  const PlanIPT c = plan(coefficients, 33, 40, 21, 10);
+  expect_tiling(c, 4, 1, 9, 3, 1);
+  EXPECT_EQ(c.smem_bytes, (6L * 18 * 34 + 7L * 4 * 16 * 32) * 8 + c.halo_cells * 8);
+}
+
 TEST(PerformanceModelInPlaceTiling, SaysWhyADomainCannotStayInRegisters) {
   const PlanIPT big = plan(j3d7pt(), 256, 256, 256);
   EXPECT_FALSE(big.valid);

@@ -1,5 +1,6 @@
 // Read-only fields on the EBISU CUDA kernels: device tiling forced (the field
-// tiles in shared memory beside the state's two copies), 2-D SM tiling forced
+// tiles in shared memory beside the state's two copies), in-place tiling
+// forced (a field tile beside the state's one copy), 2-D SM tiling forced
 // (the fields streamed through shared-memory row queues) and 3-D SM tiling
 // forced (footprint fields through shared-memory plane queues, one centre-only
 // field in per-thread rings, others through the read-only data cache), against the
@@ -56,6 +57,9 @@ EbisuKokkos::StencilReport run_on_kernel(const std::string& name, const Stencil&
   for (std::size_t k = 0; k < count; ++k) EXPECT_EQ(relative_error(download(f[k]), field_init[k]), 0.0) << "field " << k;
   if (strategy == Strategy::device_tiling && steps > 0) {
     EXPECT_EQ(report.strategy, Strategy::device_tiling) << report.plan;
+    EXPECT_NE(report.plan.find("read-only field tile"), std::string::npos) << report.plan;
+  }
+  if (strategy == Strategy::in_place_tiling && report.strategy == Strategy::in_place_tiling && steps > 0) {
     EXPECT_NE(report.plan.find("read-only field tile"), std::string::npos) << report.plan;
   }
   if (strategy == Strategy::sm_tiling && steps > 0) {
@@ -257,6 +261,75 @@ TEST(cuda, field_kernels_sm_tiling_3d_radius2_source_and_coefficients) {
     run_on_kernel<Kokkos::LayoutLeft>("j3d7pt+source", source, Kinds<true>{}, update, random_fields(1, 0.125L),
                                       {45, 37, 61}, 3 * depth + 1, mixed, Strategy::sm_tiling, depth);
   }
+}
+
+// In-place tiling keeps a footprint field's whole tile (halo through the
+// rules) and a centre-only field's owned cells beside the state's tile: every
+// rule set, one block and many, the kernels of 4 and 16 cells per thread,
+// radius 2, a source, seven coefficient fields, T = 0, 1 and odd; a set of
+// fields whose tiles cannot fit falls back, saying why.
+TEST(cuda, field_kernels_in_place_tiling) {
+  namespace presets = EbisuKokkos::presets;
+  const Strategy ipt = Strategy::in_place_tiling;
+  const double dt = 0.08;
+  const auto heat = EbisuKokkos::make_stencil<3, 1>(VariableHeat<3>{dt}).declare_mirror_symmetric();
+  auto expect_in_place = [](const EbisuKokkos::StencilReport& r, const char* shape) {
+    EXPECT_EQ(r.strategy, Strategy::in_place_tiling) << r.plan;
+    if (shape != nullptr) EXPECT_NE(r.plan.find(shape), std::string::npos) << r.plan;
+  };
+  for (const Extents& n : sizes(3))
+    for (const Edges& edges : all_edge_sets()) {
+      expect_in_place(run_on_kernel<Kokkos::LayoutRight>("variable-heat", heat, Kinds<false>{},
+                                                         variable_heat_update(3, dt), random_fields(1, 1.0L), n, 13,
+                                                         edges, ipt, 0),
+                      nullptr);
+      expect_in_place(run_on_kernel<Kokkos::LayoutLeft>("variable-heat", heat, Kinds<false>{},
+                                                        variable_heat_update(3, dt), random_fields(1, 1.0L), n, 1,
+                                                        edges, ipt, 0),
+                      nullptr);
+    }
+  // 160 x 64 x 96: 480 blocks of 4 x 16 x 32 cells cannot all be resident; 120 of 16 x 16 x 32 can.
+  for (const Edges& edges : {edges_all(Edge::fixed), all_edge_sets().back()}) {
+    expect_in_place(run_on_kernel<Kokkos::LayoutRight>("variable-heat", heat, Kinds<false>{},
+                                                       variable_heat_update(3, dt), random_fields(1, 1.0L),
+                                                       {160, 64, 96}, 6, edges, ipt, 0),
+                    "of 1 x 16 cells");
+  }
+  run_on_kernel<Kokkos::LayoutRight>("variable-heat", heat, Kinds<false>{}, variable_heat_update(3, dt),
+                                     random_fields(1, 1.0L), {20, 17, 31}, 0, edges_all(Edge::fixed), ipt, 0);
+  const auto average = EbisuKokkos::make_stencil<3, 2>(FieldWeightedAverage<3, 2>{});
+  const auto reaction = EbisuKokkos::make_stencil<3, 1>(ReactionWithSource<3, 1>{});
+  const auto source = EbisuKokkos::with_source(presets::j3d7pt());
+  const auto coefficients = EbisuKokkos::linear_stencil_with_coefficient_fields<3, 1, EbisuKokkos::StarShape>();
+  for (Edge e : {Edge::fixed, Edge::periodic}) {
+    expect_in_place(run_on_kernel<Kokkos::LayoutRight>("average-r2", average, Kinds<false>{},
+                                                       weighted_average_update(3, 2), random_fields(1, 1.0L),
+                                                       {45, 37, 29}, 5, edges_all(e), ipt, 0),
+                    nullptr);
+    expect_in_place(run_on_kernel<Kokkos::LayoutLeft>("reaction", reaction, Kinds<true>{}, reaction_update(3, 1),
+                                                      random_fields(1, 0.5L), {45, 37, 29}, 11, edges_all(e), ipt, 0),
+                    nullptr);
+    const auto linear_source = linear_plus_source_update(ebisu_test::update_of("j3d7pt", presets::j3d7pt()));
+    expect_in_place(run_on_kernel<Kokkos::LayoutLeft>("j3d7pt+source", source, Kinds<true>{}, linear_source,
+                                                      random_fields(1, 0.125L), {70, 40, 31}, 9, edges_all(e), ipt, 0),
+                    nullptr);
+    expect_in_place(run_on_kernel<Kokkos::LayoutRight>("j3d7pt+source", source, Kinds<true>{}, linear_source,
+                                                       random_fields(1, 0.125L), {150, 64, 96}, 4, edges_all(e), ipt, 0),
+                    "of 1 x 16 cells");
+    expect_in_place(run_on_kernel<Kokkos::LayoutRight>("coef-j3d7pt", coefficients,
+                                                       Kinds<true, true, true, true, true, true, true>{},
+                                                       coefficient_fields_update(preset_offsets("j3d7pt")),
+                                                       random_fields(7, 0.125L), {33, 40, 21}, 7, edges_all(e), ipt, 0),
+                    "of 1 x 4 cells");
+  }
+  // Seven coefficient tiles at 160 x 64 x 96: the 4-cell blocks are too many, the 16-cell ones too big.
+  const auto r = run_on_kernel<Kokkos::LayoutRight>("coef-j3d7pt", coefficients,
+                                                    Kinds<true, true, true, true, true, true, true>{},
+                                                    coefficient_fields_update(preset_offsets("j3d7pt")),
+                                                    random_fields(7, 0.125L), {160, 64, 96}, 3,
+                                                    edges_all(Edge::fixed), ipt, 0);
+  EXPECT_NE(r.strategy, Strategy::in_place_tiling) << r.plan;
+  EXPECT_NE(r.plan.find("in-place tiling not possible"), std::string::npos) << r.plan;
 }
 
 // Automatic picks among the strategies and says what it predicted.

@@ -9,8 +9,9 @@
 //   + the tile's shared-memory accesses (the column's own load, one load per
 //     column the stencil reads besides the thread's own, one store)
 //   + the halo cells the tile stores and loads through L2,
-// constants fitted on an H200 (docs/perf-notes-in-place-tiling.md). The
-// search picks (P, C) among the compiled kernels.
+// constants fitted on an H200 (docs/perf-notes-in-place-tiling.md). Read-only
+// fields add their tiles to the shared memory and their loads to the
+// accesses. The search picks (P, C) among the compiled kernels.
 // Pure C++: unit-tested without a GPU.
 
 #include <ebisu_kokkos/impl/performance_model.hpp>
@@ -29,6 +30,9 @@ struct StencilShapeIPT {
   bool diagonals = false;  ///< reads points off two axes at once: the halo includes edges and corners
   int points = 7;          ///< the stencil's points (whether the column stays in registers)
   int off_columns_of_pair = 6;  ///< columns two middle-adjacent columns read besides their own (j3d7pt: 6)
+  int neighbourhood_fields = 0;  ///< read-only fields read over the footprint: a whole tile each
+  int centre_fields = 0;         ///< read-only fields read at the cell only: the owned box each
+  double field_reads = 0;        ///< shared-memory loads per cell update of the fields
 };
 
 /// One compiled kernel (one value of P and C).
@@ -63,6 +67,13 @@ struct PlanIPT {
            (KernelLimitsIPT::kFast + 2 * radius);
   }
   static constexpr long kListEntryBytes = 8;  ///< a list entry: tile index and source offset (ints)
+  /// Cells of the read-only fields' tiles: a field read over the footprint
+  /// keeps a whole tile (halo included, loaded once through the boundary
+  /// rules), one read at the cell only the P x 16C x 32 owned cells.
+  static constexpr long field_cells(int radius, int p, int c, int neighbourhood_fields, int centre_fields) {
+    return neighbourhood_fields * tile_cells(radius, p, c) +
+           centre_fields * static_cast<long>(p) * KernelLimitsIPT::kWarps * c * KernelLimitsIPT::kFast;
+  }
   /// The kernels list the halo where tile and list fit this budget (the
   /// opt-in shared memory of an H100 / H200: a compile-time choice, each
   /// kernel has one halo path); on GPUs with less, such a kernel does not fit.
@@ -75,26 +86,29 @@ struct PlanIPT {
   /// The shell cells the kernel lists: all of them where the list fits beside
   /// the tile, else as many as the room left (radius 2 at 16 384 cells per
   /// block: 3,136 of 8,192 in fp64); the others are decoded at each exchange.
-  static constexpr long listed_cells(int radius, int p, int c, int scalar_bytes, bool diagonals) {
-    const long room = (kListSharedBudget - tile_cells(radius, p, c) * static_cast<long>(scalar_bytes)) / kListEntryBytes;
+  static constexpr long listed_cells(int radius, int p, int c, int scalar_bytes, bool diagonals, long fields = 0) {
+    const long room =
+        (kListSharedBudget - (tile_cells(radius, p, c) + fields) * static_cast<long>(scalar_bytes)) / kListEntryBytes;
     const long shell = shell_cells(radius, p, c, diagonals);
     return room <= 0 ? 0 : room < shell ? room : shell;
   }
-  static constexpr bool lists_halo(int radius, int p, int c, int scalar_bytes, bool diagonals) {
-    return listed_cells(radius, p, c, scalar_bytes, diagonals) == shell_cells(radius, p, c, diagonals);
+  static constexpr bool lists_halo(int radius, int p, int c, int scalar_bytes, bool diagonals, long fields = 0) {
+    return listed_cells(radius, p, c, scalar_bytes, diagonals, fields) == shell_cells(radius, p, c, diagonals);
   }
-  /// The shared memory of the kernel for (radius, P, C, scalar): its tile and its halo list.
-  static constexpr long shared_bytes(int radius, int p, int c, int scalar_bytes, bool diagonals) {
-    return tile_cells(radius, p, c) * static_cast<long>(scalar_bytes) +
-           listed_cells(radius, p, c, scalar_bytes, diagonals) * kListEntryBytes;
+  /// The shared memory of the kernel for (radius, P, C, scalar, field cells):
+  /// its tile, the fields' tiles and its halo list.
+  static constexpr long shared_bytes(int radius, int p, int c, int scalar_bytes, bool diagonals, long fields = 0) {
+    return (tile_cells(radius, p, c) + fields) * static_cast<long>(scalar_bytes) +
+           listed_cells(radius, p, c, scalar_bytes, diagonals, fields) * kListEntryBytes;
   }
   /// Whether the kernel keeps its columns in registers from one step to the
   /// next (one shared load per cell less): they are then live through the
   /// halo load, which fits 128 registers (ptxas, CUDA 13, sm_90, no spill)
   /// for 16 fp64 cells, or 32 with a listed halo and up to 19 points;
   /// j3d13pt (halo decoded) and j3d27pt spilled 84-148 B at 32 fp64 cells.
-  static constexpr bool keeps_column(int radius, int p, int c, int scalar_bytes, bool diagonals, int points) {
-    return p * c * scalar_bytes <= 128 || (lists_halo(radius, p, c, scalar_bytes, diagonals) && points <= 19);
+  static constexpr bool keeps_column(int radius, int p, int c, int scalar_bytes, bool diagonals, int points,
+                                     long fields = 0) {
+    return p * c * scalar_bytes <= 128 || (lists_halo(radius, p, c, scalar_bytes, diagonals, fields) && points <= 19);
   }
   std::string describe() const;
 };

@@ -5,8 +5,8 @@
 // the hand-written kernels take (rank 1: segment tiling, ebisu_1d.hpp), and
 // the choice between the strategies for ranks 2 and 3: device tiling (one
 // persistent launch, domain on chip: small and medium domains), in-place
-// tiling (3-D, one field: one persistent launch, one copy of the domain on
-// chip, one grid barrier per step), SM tiling
+// tiling (3-D, one state field: one persistent launch, one copy of the
+// domain on chip, one grid barrier per step), SM tiling
 // (one launch per `depth` steps streaming through the SMs: large domains)
 // and, under Backend::automatic, the generic path (launch-bound tiny
 // domains, single steps). A forced strategy runs if it
@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <typeinfo>
@@ -118,7 +119,8 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   using SmTilingOf = typename std::conditional_t<rank == 2, Cuda::SmTiling2DFor<Stencil, ViewType, FieldSet>,
                                                  Cuda::SmTiling3DFor<Stencil, ViewType, FieldSet>>::type;
   using SmTiling = SmTilingOf<NoFields>;
-  using InPlaceTiling = Cuda::InPlaceTiling<Stencil, ViewType>;
+  template <class FieldSet>
+  using InPlaceTilingOf = typename Cuda::InPlaceTilingFor<Stencil, ViewType, FieldSet>::type;
   using Candidate = Cuda::Candidate;
   using Policy = StencilPolicy<Kokkos::Cuda>;
 
@@ -132,7 +134,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     typename SmTilingOf<FieldSet>::Plan sm;
     typename SmTilingOf<FieldSet>::Plan sm_deeper;  ///< valid where automatic also times a deeper SM plan
     PlanDT device;
-    PlanIPT in_place;  ///< 3-D, one field without read-only fields
+    PlanIPT in_place;  ///< 3-D, one state field
     double generic_seconds = 0;
   };
 
@@ -148,20 +150,24 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
 
   // Why in-place tiling cannot take this call, before any plan ("" if it can).
   template <class FieldSet>
-  static std::string in_place_refusal(const ViewType& u, const ViewType& scratch) {
+  static std::string in_place_refusal(const ViewType& u, const ViewType& scratch, const FieldSet& fields) {
     if constexpr (rank != 3) {
       return "in-place tiling is 3-D only";
     } else {
-      if constexpr (FieldSet::size > 0) {
-        (void)u;
-        (void)scratch;
-        return "read-only fields are not in its tiles yet";
-      } else {
-        for (int a = 0; a < rank; ++a) {
-          if (u.stride(a) != scratch.stride(a)) return "u and scratch have different strides";
-        }
-        return "";
+      for (int a = 0; a < rank; ++a) {
+        if (u.stride(a) != scratch.stride(a)) return "u and scratch have different strides";
       }
+      if constexpr (FieldSet::size > 0) {
+        // The kernel loads the fields with 32-bit element offsets.
+        for (int k = 0; k < FieldSet::size; ++k) {
+          long last = 0;
+          for (int a = 0; a < rank; ++a)
+            last += (static_cast<long>(fields.views[k].extent(a)) - 1) * static_cast<long>(fields.views[k].stride(a));
+          if (last >= std::numeric_limits<int>::max()) return "read-only field offsets beyond 32 bits";
+        }
+      }
+      (void)fields;
+      return "";
     }
   }
 
@@ -184,8 +190,8 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     }
     p.device.why_not = "not considered";
     if (with_device) p.device = DeviceTilingOf<FieldSet>::plan(policy, u);
-    p.in_place.why_not = with_in_place ? in_place_refusal<FieldSet>(u, scratch) : "not considered";
-    if (p.in_place.why_not.empty()) p.in_place = InPlaceTiling::plan(policy, u);
+    p.in_place.why_not = with_in_place ? in_place_refusal(u, scratch, fields) : "not considered";
+    if (p.in_place.why_not.empty()) p.in_place = InPlaceTilingOf<FieldSet>::plan(policy, u);
     // The generic step is memory-bound: each field adds one read per cell to the state's read and write.
     p.generic_seconds = SmTiling::generic_seconds(policy, u) * (2.0 + FieldSet::size) / 2.0;
     return p;
@@ -250,9 +256,9 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
       case Candidate::device_tiling:
         return DeviceTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.device, fields);
       case Candidate::in_place_tiling:
-        // (A candidate only where in_place_refusal allowed it: rank 3, no read-only fields.)
-        if constexpr (rank == 3 && FieldSet::size == 0) {
-          return InPlaceTiling::run(label, policy, stencil, u, scratch, p.in_place);
+        // (A candidate only where in_place_refusal allowed it: rank 3.)
+        if constexpr (rank == 3) {
+          return InPlaceTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.in_place, fields);
         }
         break;
       case Candidate::sm_tiling:

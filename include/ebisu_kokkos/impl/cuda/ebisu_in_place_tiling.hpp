@@ -17,6 +17,10 @@
 //     while the other blocks arrive (columns of 16 and 32 cells; those of 4
 //     write first); wait
 //   load the halo from the exchange buffer
+// Read-only fields: each has a tile of its own after the state's, loaded once
+// (a field read over the footprint: the whole tile with its halo, through the
+// boundary rules; one read at the cell only: the owned cells), and never
+// exchanged.
 // One grid barrier per step and no redundant halo work: device tiling
 // (ebisu_device_tiling.hpp) keeps two copies of a tile widened by depth x R
 // cells, so it holds half as much (96^3 fp64 at depth 2, against 128^3 here on
@@ -39,6 +43,7 @@
 #include <ebisu_kokkos/impl/cuda/device_helpers.hpp>
 #include <ebisu_kokkos/impl/cuda/device_properties.hpp>
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
+#include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/performance_model_in_place_tiling.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
@@ -50,6 +55,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 namespace EbisuKokkos {
@@ -150,13 +156,49 @@ struct Shell {
   }
 };
 
+// The read-only fields' tiles after the state's, in the fields' order: a
+// field read over the footprint has a whole tile (halo included), one read at
+// the cell only the owned P x 16C x 32 cells (PlanIPT::field_cells).
+template <int R, int P, int C, class... FieldKinds>
+struct FieldTiles {
+  static constexpr int count = static_cast<int>(sizeof...(FieldKinds));
+  static constexpr int centre_count = (0 + ... + (FieldKinds::centre_only ? 1 : 0));
+  static constexpr int neighbourhood_count = count - centre_count;
+  static constexpr long own_cells = static_cast<long>(P) * Tile<R, P, C>::M * kFast;
+  static constexpr long cells = PlanIPT::field_cells(R, P, C, neighbourhood_count, centre_count);
+  static constexpr bool centre(int k) {
+    const bool kinds[count + 1] = {FieldKinds::centre_only..., false};
+    return kinds[k];
+  }
+  // Field k's tile, in cells after the state's tile.
+  static constexpr long offset(int k) {
+    long at = 0;
+    for (int j = 0; j < k; ++j) at += centre(j) ? own_cells : Tile<R, P, C>::cells;
+    return at;
+  }
+  // The answers as constants (device code calls no host functions).
+  template <int K>
+  static constexpr bool centre_v = centre(K);
+  template <int K>
+  static constexpr long offset_v = offset(K);
+};
+
 // The plan's counts as constants (device code calls no host functions).
-template <int R, int P, int C, int ScalarBytes, bool Diagonals>
+template <int R, int P, int C, int ScalarBytes, bool Diagonals, long FieldCells>
 struct PlanCounts {
   static constexpr long tile_cells = PlanIPT::tile_cells(R, P, C);
   static constexpr long shell_cells = PlanIPT::shell_cells(R, P, C, Diagonals);
-  static constexpr bool listed = PlanIPT::lists_halo(R, P, C, ScalarBytes, Diagonals);
-  static constexpr int listed_cells = static_cast<int>(PlanIPT::listed_cells(R, P, C, ScalarBytes, Diagonals));
+  static constexpr bool listed = PlanIPT::lists_halo(R, P, C, ScalarBytes, Diagonals, FieldCells);
+  static constexpr int listed_cells =
+      static_cast<int>(PlanIPT::listed_cells(R, P, C, ScalarBytes, Diagonals, FieldCells));
+};
+
+// Where the read-only fields come from: global memory, element strides along
+// the slow and middle kernel axes (fast: 1).
+template <class Scalar, int NF>
+struct FieldSources {
+  const Scalar* data[NF > 0 ? NF : 1];
+  int stride[NF > 0 ? NF : 1][2];
 };
 
 struct Geometry {
@@ -199,6 +241,24 @@ struct ColumnAccessor {
   }
 };
 
+// A read-only field's neighbourhood of the cell: from its tile (cell points
+// at the cell in it), every offset within the radius for a field read over
+// the footprint, the cell itself for one read at the cell only.
+template <class Map, int R, int P, int C, bool Centre, class Scalar>
+struct FieldTileAccessor {
+  const Scalar* cell;
+  template <int D0, int D1, int D2>
+  __device__ __forceinline__ Scalar get() const {
+    if constexpr (Centre) {
+      static_assert(D0 == 0 && D1 == 0 && D2 == 0, "EbisuKokkos: a centre_only field is read at the cell only");
+      return *cell;
+    } else {
+      return cell[Map::template ds<D0, D1, D2> * Tile<R, P, C>::pitch0 +
+                  Map::template dm<D0, D1, D2> * Tile<R, P, C>::pitch1 + Map::template df<D0, D1, D2>];
+    }
+  }
+};
+
 // A value the compiler must treat as unknown at each use: without it, nvcc
 // hoists per-cell addresses, halo offsets and predicates out of the step loop
 // and keeps them live across steps, and the P-cell column spills (the 128^3
@@ -231,12 +291,24 @@ struct SplitGridBarrier {
 #endif
 };
 
-template <class Map, int R, int P, int C, bool Diagonals, bool KeepsColumn, class Eval, class Scalar>
+// eval(the state's accessor, one accessor per read-only field).
+template <class Map, int R, int P, int C, class Fields, class Eval, class Accessor, class Scalar, int... K>
+__device__ __forceinline__ auto evaluate(const Eval& eval, const Accessor& at, const Scalar* field_tiles, int tile_at,
+                                         int own_at, std::integer_sequence<int, K...>) {
+  return eval(at, FieldTileAccessor<Map, R, P, C, Fields::template centre_v<K>, Scalar>{
+                      field_tiles + Fields::template offset_v<K> +
+                      (Fields::template centre_v<K> ? own_at : tile_at)}...);
+}
+
+template <class Map, int R, int P, int C, bool Diagonals, bool KeepsColumn, class Eval, class Scalar, class... FieldKinds>
 __global__ void __launch_bounds__(kThreads, 1)
-    in_place_tiling_kernel(const Eval eval, Scalar* const u, Scalar* const scratch, const Geometry g) {
+    in_place_tiling_kernel(const Eval eval, Scalar* const u, Scalar* const scratch, const Geometry g,
+                           const FieldSources<Scalar, static_cast<int>(sizeof...(FieldKinds))> fields) {
   using T = Tile<R, P, C>;
   using S = Shell<R, P, C, Diagonals>;
-  using Counts = PlanCounts<R, P, C, sizeof(Scalar), Diagonals>;
+  using Fields = FieldTiles<R, P, C, FieldKinds...>;
+  constexpr int NF = Fields::count;
+  using Counts = PlanCounts<R, P, C, sizeof(Scalar), Diagonals, Fields::cells>;
   static_assert(S::cells == Counts::shell_cells && T::cells == Counts::tile_cells,
                 "EbisuKokkos: the in-place kernel and its plan count the tile differently");
   static_assert(P <= 32 && C >= 1 && C <= 2, "EbisuKokkos: a column's cells are bits of one word");
@@ -298,7 +370,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   // column); one with part of it decodes the rest.
   constexpr bool listed = Counts::listed;
   constexpr int kListed = Counts::listed_cells;
-  int* const list_at = reinterpret_cast<int*>(tile + T::cells);
+  Scalar* const field_tiles = tile + T::cells;
+  int* const list_at = reinterpret_cast<int*>(field_tiles + Fields::cells);
   int* const list_from = list_at + kListed;
   if constexpr (kListed > 0) {
     for (int k = threadIdx.x; k < kListed; k += kThreads) shell_cell(k, list_at[k], list_from[k]);
@@ -344,6 +417,36 @@ __global__ void __launch_bounds__(kThreads, 1)
   // Otherwise the columns are read from the tile each step, so that they are
   // dead during the halo load (kept live, they spilled 84-148 B per thread for
   // j3d13pt and j3d27pt at 32 cells).
+  // The read-only fields, once: a footprint field's whole tile (beyond a
+  // fixed side and beyond a short tile: zeros, never read for a kept cell),
+  // a centre-only field's owned cells.
+  if constexpr (NF > 0) {
+    static_for<NF>([&](auto K) {
+      constexpr int k = decltype(K)::value;
+      Scalar* const to = field_tiles + Fields::template offset_v<k>;
+      const Scalar* const from = fields.data[k];
+      const int s0 = fields.stride[k][0], s1 = fields.stride[k][1];
+      if constexpr (Fields::template centre_v<k>) {
+        for (int e = threadIdx.x; e < Fields::own_cells; e += kThreads) {
+          const int c0 = e / (T::M * kFast), r = e - c0 * (T::M * kFast), c1 = r / kFast, c2 = r - c1 * kFast;
+          const bool in = c0 < own[0] && c1 < own[1] && c2 < own[2];
+          to[e] = in ? from[(org[0] + c0) * s0 + (org[1] + c1) * s1 + org[2] + c2] : Scalar(0);
+        }
+      } else {
+        for (int e = threadIdx.x; e < T::cells; e += kThreads) {
+          const int c0 = e / T::pitch0, r = e - c0 * T::pitch0, c1 = r / T::pitch1, c2 = r - c1 * T::pitch1;
+          const int gs = g.source(0, org[0] - R + c0), gm = g.source(1, org[1] - R + c1),
+                    gff = g.source(2, org[2] - R + c2);
+          const bool in = c0 < own[0] + 2 * R && c1 < own[1] + 2 * R && c2 < own[2] + 2 * R && gs >= 0 && gm >= 0 &&
+                          gff >= 0;
+          to[e] = in ? from[gs * s0 + gm * s1 + gff] : Scalar(0);
+        }
+      }
+    });
+  }
+  // The thread's cell 0 in a footprint field's tile and in a centre-only field's.
+  const int tile_at = static_cast<int>(mine - tile), own_at = y0 * kFast + x;
+
   Scalar column[C][P];
 #pragma unroll
   for (int j = 0; j < C; ++j)
@@ -379,7 +482,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       static_for<C>([&](auto J) {
         constexpr int j = decltype(J)::value;
         const ColumnAccessor<Map, R, P, C, j, i, Scalar> at{column, mine + j * T::pitch1 + i * T::pitch0};
-        const Scalar v = static_cast<Scalar>(component(eval(at), 0));
+        const Scalar v = static_cast<Scalar>(component(
+            evaluate<Map, R, P, C, Fields>(eval, at, field_tiles, tile_at + j * T::pitch1 + i * T::pitch0,
+                                           own_at + j * kFast + i * T::M * kFast, std::make_integer_sequence<int, NF>{}),
+            0));
         next[j][i] = (update[j] >> i) & 1u ? v : column[j][i];
       });
     });
@@ -427,24 +533,22 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 }  // namespace in_place_tiling
 
-/// The in-place tiling strategy for one (stencil, View type): 3-D, one
-/// state field, no read-only fields; its plan and its run.
-template <class Stencil, class ViewType>
+/// The in-place tiling strategy for one (stencil, View type, kinds of the
+/// read-only fields): 3-D, one state field; its plan and its run.
+template <class Stencil, class ViewType, class... FieldKinds>
 struct InPlaceTiling {
   using Scalar = typename ViewType::non_const_value_type;
   static constexpr int rank = view_rank<ViewType>;
   static constexpr bool right = std::is_same_v<typename ViewType::array_layout, Kokkos::LayoutRight>;
   using Map = AxisMap<rank, right>;
-  using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar>());
+  using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar, FieldKinds...>());
   static constexpr int R = Stencil::radius;
   static constexpr bool kDiagonals = in_place_tiling::reads_diagonals<typename Stencil::points>();
   static constexpr int kPoints = Stencil::points::size;
-
+  static constexpr int NF = static_cast<int>(sizeof...(FieldKinds));
   template <int P, int C>
-  static auto function() {
-    constexpr bool keeps = PlanIPT::keeps_column(R, P, C, static_cast<int>(sizeof(Scalar)), kDiagonals, kPoints);
-    return &in_place_tiling::in_place_tiling_kernel<Map, R, P, C, kDiagonals, keeps, Eval, Scalar>;
-  }
+  using Fields = in_place_tiling::FieldTiles<R, P, C, FieldKinds...>;
+
   // The compiled kernels, (P, C): columns of P cells, C per thread. Pairs
   // of 16-cell columns replace 32-cell columns where the model finds them
   // faster (j3d7pt 128^3: 4 shared accesses per cell instead of 5, +6-9% on an
@@ -453,17 +557,27 @@ struct InPlaceTiling {
   // (poisson 40-68 B, j3d17pt 64 B, j3d27pt 120-250 B per thread, CUDA 13)
   // and ran 8-10% slower. Pairs of 8-cell columns ran 3-5% slower than single
   // 16-cell columns at 80^3-96^3 (more halo, more column ends) and are not built.
-  static constexpr int kShapeCount = kDiagonals ? 3 : 4;
+  // With read-only fields, the tiles of 32 x 16 and 16 x 32 cells leave no
+  // room for a field's tile in fp64 (2 x 166 KB): the kernels of 4 and 16 cells only.
+  static constexpr int kShapeCount = NF > 0 ? 2 : kDiagonals ? 3 : 4;
   static constexpr int kShapes[4][2] = {{4, 1}, {16, 1}, {32, 1}, {16, 2}};
+
+  template <int P, int C>
+  static auto function() {
+    constexpr bool keeps = PlanIPT::keeps_column(R, P, C, static_cast<int>(sizeof(Scalar)), kDiagonals, kPoints,
+                                                 Fields<P, C>::cells);
+    return &in_place_tiling::in_place_tiling_kernel<Map, R, P, C, kDiagonals, keeps, Eval, Scalar, FieldKinds...>;
+  }
+  template <std::size_t... S>
+  static const void* function_of(int p, int c, std::index_sequence<S...>) {
+    const void* f = nullptr;
+    ((f = kShapes[S][0] == p && kShapes[S][1] == c ? reinterpret_cast<const void*>(function<kShapes[S][0], kShapes[S][1]>())
+                                                    : f),
+     ...);
+    return f;
+  }
   static const void* function_of(int p, int c) {
-    if constexpr (!kDiagonals) {
-      if (c == 2) return reinterpret_cast<const void*>(function<16, 2>());
-    }
-    switch (p) {
-      case 4: return reinterpret_cast<const void*>(function<4, 1>());
-      case 16: return reinterpret_cast<const void*>(function<16, 1>());
-      default: return reinterpret_cast<const void*>(function<32, 1>());
-    }
+    return function_of(p, c, std::make_index_sequence<kShapeCount>{});
   }
 
   // The model's plan over the compiled kernels (registers, co-residency);
@@ -493,13 +607,19 @@ struct InPlaceTiling {
       shape.off_columns_of_pair = in_place_tiling::off_columns<typename Stencil::points, Map, 2>();
       shape.diagonals = kDiagonals;
       shape.points = kPoints;
+      // A footprint field is read over the stencil's points (what the functor does not read, the compiler drops).
+      shape.centre_fields = (0 + ... + (FieldKinds::centre_only ? 1 : 0));
+      shape.neighbourhood_fields = NF - shape.centre_fields;
+      shape.field_reads = shape.centre_fields + static_cast<double>(shape.neighbourhood_fields) * kPoints;
       std::vector<KernelLimitsIPT> kernels;
-      for (int shape = 0; shape < kShapeCount; ++shape) {
-        const int(&pc)[2] = kShapes[shape];
+      for (int kernel = 0; kernel < kShapeCount; ++kernel) {
+        const int(&pc)[2] = kShapes[kernel];
         KernelLimitsIPT k;
         k.cells_per_thread = pc[0];
         k.columns_per_thread = pc[1];
-        const long smem = PlanIPT::shared_bytes(R, pc[0], pc[1], static_cast<int>(sizeof(Scalar)), kDiagonals);
+        const long fields = PlanIPT::field_cells(R, pc[0], pc[1], shape.neighbourhood_fields, shape.centre_fields);
+        const long smem =
+            PlanIPT::shared_bytes(R, pc[0], pc[1], static_cast<int>(sizeof(Scalar)), kDiagonals, fields);
         const void* f = function_of(pc[0], pc[1]);
         cudaFuncAttributes attr{};
         EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, f), "in_place_tiling_kernel");
@@ -532,9 +652,13 @@ struct InPlaceTiling {
     return p;
   }
 
-  /// One field on (u, scratch); the outcome says which of the two holds step T.
+  /// One field on (u, scratch); fields: FieldViews of FieldKinds (NoFields
+  /// when there are none). The outcome says which of the two holds step T.
+  template <class FieldSet = NoFields>
   static StencilOutcome run(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
-                            const Stencil& stencil, const ViewType& u, const ViewType& scratch, const PlanIPT& p) {
+                            const Stencil& stencil, const ViewType& u, const ViewType& scratch, const PlanIPT& p,
+                            const FieldSet& fields = FieldSet{}) {
+    static_assert(FieldSet::size == NF, "EbisuKokkos: InPlaceTiling run with another set of fields than planned");
     StencilOutcome outcome;
     StencilReport& report = outcome.report;
     report.backend = Backend::ebisu;
@@ -571,10 +695,19 @@ struct InPlaceTiling {
     for (int a = 0; a < 2; ++a) g.stride[a] = static_cast<int>(u.stride(Map::view_index(a)));
     g.steps = policy.steps();
 
-    const Eval eval = stencil.template bind<Scalar>();
+    in_place_tiling::FieldSources<Scalar, NF> sources{};
+    if constexpr (NF > 0) {
+      for (int k = 0; k < NF; ++k) {
+        sources.data[k] = fields.views[k].data();
+        for (int a = 0; a < 2; ++a) sources.stride[k][a] = static_cast<int>(fields.views[k].stride(Map::view_index(a)));
+      }
+      report.plan += "; " + std::to_string(NF) + " read-only field tile(s) in shared memory";
+    }
+
+    const Eval eval = stencil.template bind<Scalar, FieldKinds...>();
     Scalar* u_data = u.data();
     Scalar* scratch_data = scratch.data();
-    void* args[] = {const_cast<Eval*>(&eval), &u_data, &scratch_data, &g};
+    void* args[] = {const_cast<Eval*>(&eval), &u_data, &scratch_data, &g, &sources};
     Kokkos::Profiling::pushRegion("EbisuKokkos::in_place_tiling::" + label);
     EBISU_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(p.smem_bytes)),
                      "in_place_tiling_kernel");
@@ -585,6 +718,14 @@ struct InPlaceTiling {
     Kokkos::Profiling::popRegion();
     return outcome;
   }
+};
+
+/// InPlaceTiling for the field kinds of a FieldViews (NoFields: none).
+template <class Stencil, class ViewType, class FieldSet>
+struct InPlaceTilingFor;
+template <class Stencil, class ViewType, class ConstView, class... Kinds>
+struct InPlaceTilingFor<Stencil, ViewType, FieldViews<ConstView, Kinds...>> {
+  using type = InPlaceTiling<Stencil, ViewType, Kinds...>;
 };
 
 }  // namespace Cuda
