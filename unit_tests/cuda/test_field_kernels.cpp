@@ -22,16 +22,17 @@ namespace field_tests {
 
 using EbisuKokkos::Strategy;
 
-template <class Layout, class Stencil, bool... Centre>
+template <class Layout, class Scalar = double, class Stencil, bool... Centre>
 EbisuKokkos::StencilReport run_on_kernel(const std::string& name, const Stencil& stencil, Kinds<Centre...>,
                                          const FieldsUpdate& update, const FieldMaker& make_fields, const Extents& n,
                                          int steps, const Edges& edges, Strategy strategy, int depth) {
   constexpr int rank = Stencil::rank;
   constexpr std::size_t count = sizeof...(Centre);
-  using V = TestView<double, rank, Layout, Kokkos::Cuda>;
+  using V = TestView<Scalar, rank, Layout, Kokkos::Cuda>;
   SCOPED_TRACE(name + " " + describe({n, steps}, rank) + " sides " + describe_edges(edges) + " strategy " +
                EbisuKokkos::to_string(strategy) + " depth knob " + std::to_string(depth) +
-               (std::is_same_v<Layout, Kokkos::LayoutLeft> ? " LayoutLeft" : " LayoutRight"));
+               (std::is_same_v<Layout, Kokkos::LayoutLeft> ? " LayoutLeft" : " LayoutRight") +
+               (std::is_same_v<Scalar, float> ? " float" : " double"));
   const Field init = random_field(n, 91u + steps);
   const std::vector<Field> field_init = make_fields(n);
   const Field ref = reference_run_with_fields(init, field_init, rank, Stencil::radius, update, steps, edges);
@@ -53,7 +54,7 @@ EbisuKokkos::StencilReport run_on_kernel(const std::string& name, const Stencil&
   }
   const EbisuKokkos::StencilReport report =
       EbisuKokkos::parallel_stencil(name, policy, stencil, u, x, fields_argument<Centre...>(f, std::make_index_sequence<count>{}));
-  EXPECT_LE(relative_error(download(u), ref), tolerance<double>()) << report.plan;
+  EXPECT_LE(relative_error(download(u), ref), tolerance<Scalar>()) << report.plan;
   for (std::size_t k = 0; k < count; ++k) EXPECT_EQ(relative_error(download(f[k]), field_init[k]), 0.0) << "field " << k;
   if (strategy == Strategy::device_tiling && steps > 0) {
     EXPECT_EQ(report.strategy, Strategy::device_tiling) << report.plan;
@@ -265,9 +266,10 @@ TEST(cuda, field_kernels_sm_tiling_3d_radius2_source_and_coefficients) {
 
 // In-place tiling keeps a footprint field's whole tile (halo through the
 // rules) and a centre-only field's owned cells beside the state's tile: every
-// rule set, one block and many, the kernels of 4 and 16 cells per thread,
-// radius 2, a source, seven coefficient fields, T = 0, 1 and odd; a set of
-// fields whose tiles cannot fit falls back, saying why.
+// rule set, one block and many, the kernels of 4 and 16 cells per thread
+// (and in fp32 of 32 cells and pairs of 16), radius 2, a source, seven
+// coefficient fields, T = 0, 1 and odd; a set of fields whose tiles cannot
+// fit falls back, saying why.
 TEST(cuda, field_kernels_in_place_tiling) {
   namespace presets = EbisuKokkos::presets;
   const Strategy ipt = Strategy::in_place_tiling;
@@ -322,6 +324,18 @@ TEST(cuda, field_kernels_in_place_tiling) {
                                                        random_fields(7, 0.125L), {33, 40, 21}, 7, edges_all(e), ipt, 0),
                     "of 1 x 4 cells");
   }
+  // fp32 at 128 x 112 x 128: a field's tile fits beside the 32-cell and paired tiles (2 x 83 KB); the model
+  // prefers pairs for the star-declared heat (128 blocks of 16 x 32 x 32 cells), and for the box-read one
+  // puts 32-cell columns and two blocks of 16-cell columns per SM within 1% of each other.
+  const auto star_heat = EbisuKokkos::make_stencil<3, 1, EbisuKokkos::StarShape>(VariableHeat<3>{dt});
+  expect_in_place(run_on_kernel<Kokkos::LayoutRight, float>("variable-heat-star", star_heat, Kinds<false>{},
+                                                            variable_heat_update(3, dt), random_fields(1, 1.0L),
+                                                            {128, 112, 128}, 5, edges_all(Edge::periodic), ipt, 0),
+                  "of 2 x 16 cells");
+  expect_in_place(run_on_kernel<Kokkos::LayoutLeft, float>("variable-heat", heat, Kinds<false>{},
+                                                           variable_heat_update(3, dt), random_fields(1, 1.0L),
+                                                           {128, 112, 128}, 4, all_edge_sets().back(), ipt, 0),
+                  nullptr);
   // Seven coefficient tiles at 160 x 64 x 96: the 4-cell blocks are too many, the 16-cell ones too big.
   const auto r = run_on_kernel<Kokkos::LayoutRight>("coef-j3d7pt", coefficients,
                                                     Kinds<true, true, true, true, true, true, true>{},

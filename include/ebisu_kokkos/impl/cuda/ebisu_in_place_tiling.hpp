@@ -557,9 +557,10 @@ struct InPlaceTiling {
   // (poisson 40-68 B, j3d17pt 64 B, j3d27pt 120-250 B per thread, CUDA 13)
   // and ran 8-10% slower. Pairs of 8-cell columns ran 3-5% slower than single
   // 16-cell columns at 80^3-96^3 (more halo, more column ends) and are not built.
-  // With read-only fields, the tiles of 32 x 16 and 16 x 32 cells leave no
-  // room for a field's tile in fp64 (2 x 166 KB): the kernels of 4 and 16 cells only.
-  static constexpr int kShapeCount = NF > 0 ? 2 : kDiagonals ? 3 : 4;
+  // With read-only fields in fp64, the tiles of 32 x 16 and 16 x 32 cells
+  // leave no room for a field's tile (2 x 166 KB): the kernels of 4 and 16
+  // cells only. In fp32 one field's tile fits beside them (2 x 83 KB).
+  static constexpr int kShapeCount = NF > 0 && sizeof(Scalar) > 4 ? 2 : kDiagonals ? 3 : 4;
   static constexpr int kShapes[4][2] = {{4, 1}, {16, 1}, {32, 1}, {16, 2}};
 
   template <int P, int C>
