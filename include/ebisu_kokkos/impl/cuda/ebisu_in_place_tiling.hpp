@@ -410,13 +410,6 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (at[j] >= 0) tile[at[j]] = v[j];
   };
 
-  // Where they fit (PlanIPT::keeps_column), the columns stay in registers from
-  // one step to the next (one shared load per cell less), and only a short
-  // tile's halo, which sits in a column's range beyond its last owned cell
-  // (or in a whole column beyond the last owned row), is read from the tile.
-  // Otherwise the columns are read from the tile each step, so that they are
-  // dead during the halo load (kept live, they spilled 84-148 B per thread for
-  // j3d13pt and j3d27pt at 32 cells).
   // The read-only fields, once: a footprint field's whole tile (beyond a
   // fixed side and beyond a short tile: zeros, never read for a kept cell),
   // a centre-only field's owned cells.
@@ -447,6 +440,13 @@ __global__ void __launch_bounds__(kThreads, 1)
   // The thread's cell 0 in a footprint field's tile and in a centre-only field's.
   const int tile_at = static_cast<int>(mine - tile), own_at = y0 * kFast + x;
 
+  // Where they fit (PlanIPT::keeps_column), the columns stay in registers from
+  // one step to the next (one shared load per cell less), and only a short
+  // tile's halo, which sits in a column's range beyond its last owned cell
+  // (or in a whole column beyond the last owned row), is read from the tile.
+  // Otherwise the columns are read from the tile each step, so that they are
+  // dead during the halo load (kept live, they spilled 84-148 B per thread for
+  // j3d13pt and j3d27pt at 32 cells).
   Scalar column[C][P];
 #pragma unroll
   for (int j = 0; j < C; ++j)
