@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <utility>
 #include <vector>
 
 namespace EbisuKokkos {
@@ -50,6 +51,7 @@ std::string PlanDT::describe() const {
                 t_step_s * 1e6, t_exchange_s * 1e6);
   std::string d = buf;
   if (list_cells > 0) d += "; exchange lists of " + std::to_string(list_cells) + " cells";
+  if (kept_run_cells > 0) d += "; runs kept in registers across steps";
   return d;
 }
 
@@ -127,24 +129,41 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   // 64^3 the per-row shell store and the per-cell halo slab path were half
   // of the kernel's instructions). The last block owns the fewest cells and
   // so has the most halo cells; its count bounds them all.
-  if (lim.exchange_lists) {
-    long halo_max = 0, shell_max = 0;
-    for (const bool last : {false, true}) {
-      long owned = 1, inner = 1;
-      for (int a = 0; a < 3; ++a) {
-        const long own = last ? n[a] - static_cast<long>(p.tiles[a] - 1) * p.own[a] : p.own[a];
-        owned *= own;
-        inner *= std::max(0L, own - 2L * p.halo[a]);
-      }
-      halo_max = std::max(halo_max, local_total - owned);
-      shell_max = std::max(shell_max, owned - inner);
+  long halo_max = 0, shell_max = 0;
+  for (const bool last : {false, true}) {
+    long owned = 1, inner = 1;
+    for (int a = 0; a < 3; ++a) {
+      const long own = last ? n[a] - static_cast<long>(p.tiles[a] - 1) * p.own[a] : p.own[a];
+      owned *= own;
+      inner *= std::max(0L, own - 2L * p.halo[a]);
     }
-    const long wanted =
-        shell_max + std::max(0L, halo_max - static_cast<long>(lim.halo_cells_in_registers) * p.threads);
-    const long room = (dev.smem_per_block_bytes - p.smem_bytes) / kListEntryBytes;
-    p.list_cells = static_cast<int>(std::max(0L, std::min(wanted, room)));
-    p.smem_bytes += static_cast<long>(p.list_cells) * kListEntryBytes;
+    halo_max = std::max(halo_max, local_total - owned);
+    shell_max = std::max(shell_max, owned - inner);
   }
+  const long tiles_bytes = p.smem_bytes;
+  // The lists (entries, shared bytes) beside tiles of `bytes`, with `in_registers` halo cells per thread.
+  auto lists = [&](long bytes, long in_registers) {
+    if (!lim.exchange_lists) return std::pair<long, long>{0, bytes};
+    const long wanted = shell_max + std::max(0L, halo_max - in_registers * p.threads);
+    const long room = (dev.smem_per_block_bytes - bytes) / kListEntryBytes;
+    const long cells = std::max(0L, std::min(wanted, room));
+    return std::pair<long, long>{cells, bytes + cells * kListEntryBytes};
+  };
+  // Runs kept in registers: the padding rows after every tile, and no halo
+  // offsets in registers, so only where the lists hold every halo cell (the
+  // rest would take the slab path at each exchange: heat2d-var 1024^2 at
+  // depth 4, with a field tile, ran 9% slower kept than streamed, H200).
+  const long pad_bytes = static_cast<long>(lim.state_tiles + lim.field_tiles) * KernelLimitsDT::kKeptRunPadRows *
+                         p.local[1] * p.local[2] * s.scalar_bytes;
+  const auto kept_lists = lists(tiles_bytes + pad_bytes, KernelLimitsDT::kKeptRunHaloCellsInRegisters);
+  const bool kept = lim.keeps_runs && items <= static_cast<long>(KernelLimitsDT::kKeptRuns) * p.threads &&
+                    KernelLimitsDT::keeps_runs_of(p.chunk_len) &&
+                    tiles_bytes + pad_bytes <= dev.smem_per_block_bytes && lim.exchange_lists &&
+                    kept_lists.first >= halo_max;
+  p.kept_run_cells = kept ? p.chunk_len : 0;
+  const auto chosen = kept ? kept_lists : lists(tiles_bytes, lim.halo_cells_in_registers);
+  p.list_cells = static_cast<int>(chosen.first);
+  p.smem_bytes = chosen.second;
 
   // Step j of a round computes the tile less (j + 1) * radius on every side
   // (the cells the rest of the round needs): through shared memory (loads of
@@ -152,8 +171,9 @@ PlanDT evaluate_plan_device_tiling(const DeviceModel& dev, const StencilModel& s
   // through the FP units, or the issue of each thread's serial work, whichever
   // is slowest, plus the block barrier; averaged over the round.
   const double clock_hz = dev.clock_ghz * 1e9;
-  const double a_sm = (lim.smem_accesses_per_cell > 0 ? lim.smem_accesses_per_cell : s.smem_accesses_per_cell() + 1) +
-                      2.0 * r / p.chunk_len;
+  // (Runs kept in registers: no load of the centre column's newest value.)
+  const double a_sm = (lim.smem_accesses_per_cell > 0 ? lim.smem_accesses_per_cell : s.smem_accesses_per_cell() + 1) -
+                      (p.kept_run_cells > 0 ? 1.0 : 0.0) + 2.0 * r / p.chunk_len;
   const double smem_bytes_per_s_sm = dev.smem_bandwidth_gbs * 1e9 / dev.sm_count * kSmemEfficiency;
   const double fp_per_sm = (s.scalar_bytes == 8 ? dev.fp64_gflops : dev.fp32_gflops) * 1e9 / dev.sm_count;
   // Each thread keeps its runs for the whole launch and the central runs

@@ -236,4 +236,55 @@ TEST(PerformanceModelGeneric, GraphReplayLowersTheLaunchFloorOnly) {
             predict_generic_seconds_3d(d, s3, 32, 32, 32, few) / few);
 }
 
+// Kernels that keep each thread's runs in registers (2-D stars): a plan keeps
+// them where a thread has at most kKeptRuns runs of a compiled length, saves
+// the centre column's load per cell, and, with no halo offsets in registers,
+// lists every halo cell in shared memory.
+TEST(PerformanceModelDeviceTiling, KeptRunsOnlyWhereTheKernelHasThem) {
+  KernelLimitsDT keeps;
+  keeps.smem_accesses_per_cell = 4;  // j2d5pt: two side columns, the centre's newest value, the store
+  keeps.keeps_runs = true;
+  KernelLimitsDT streams = keeps;
+  streams.keeps_runs = false;
+  for (const long n : {256L, 512L, 1000L}) {
+    const PlanDT k = plan(presets::j2d5pt(), n, 1, n, 4000, 10, 8, keeps);
+    const PlanDT s = plan(presets::j2d5pt(), n, 1, n, 4000, 10, 8, streams);
+    const long ext[3] = {n, 1, n};
+    expect_consistent(k, ext, 1, false);
+    EXPECT_EQ(s.kept_run_cells, 0);
+    const long items = static_cast<long>(k.pencils) * k.chunks;
+    const bool can_keep = KernelLimitsDT::keeps_runs_of(k.chunk_len) &&
+                          items <= static_cast<long>(KernelLimitsDT::kKeptRuns) * k.threads;
+    EXPECT_EQ(k.kept_run_cells, can_keep ? k.chunk_len : 0) << k.describe();
+    if (k.kept_run_cells > 0 && k.tiles[0] == s.tiles[0] && k.tiles[2] == s.tiles[2]) {
+      EXPECT_LT(k.t_step_s, s.t_step_s) << k.describe();  // one shared-memory access fewer per cell
+      EXPECT_GE(k.list_cells, s.list_cells) << k.describe();
+      EXPECT_NE(k.describe().find("runs kept in registers"), std::string::npos);
+      // Two tile copies, each with the padding rows a column's last run may read past it.
+      EXPECT_GE(k.smem_bytes,
+                2L * (k.local[0] + KernelLimitsDT::kKeptRunPadRows) * k.local[1] * k.local[2] * 8) << k.describe();
+    }
+  }
+  // Runs of 8 (256^2) and of 12 (1000^2, two runs per thread) both occur.
+  EXPECT_EQ(plan(presets::j2d5pt(), 256, 1, 256, 4000, 12, 8, keeps).kept_run_cells, 8);
+  const PlanDT two = plan(presets::j2d5pt(), 1000, 1, 1000, 4000, 10, 8, keeps);
+  EXPECT_EQ(two.kept_run_cells, 12) << two.describe();
+  EXPECT_GT(static_cast<long>(two.pencils) * two.chunks, two.threads) << two.describe();
+  // A field tile beside the two copies leaves the lists too little room for
+  // every halo cell (heat2d-var 1024^2, depth 4): the runs are streamed, with
+  // halo offsets in registers.
+  KernelLimitsDT with_field = keeps;
+  with_field.field_tiles = 1;
+  const PlanDT full = plan(presets::j2d5pt(), 1024, 1, 1024, 4000, 4, 8, with_field);
+  ASSERT_TRUE(full.valid) << full.why_not;
+  EXPECT_EQ(full.chunk_len, 12) << full.describe();
+  EXPECT_EQ(full.kept_run_cells, 0) << full.describe();
+  // More runs than a thread can keep: streamed as before.
+  const PlanDT many = plan(presets::j2d5pt(), 1500, 1, 1500, 4000, 10, 8, keeps);
+  if (many.valid) {
+    EXPECT_GT(static_cast<long>(many.pencils) * many.chunks, KernelLimitsDT::kKeptRuns * many.threads);
+    EXPECT_EQ(many.kept_run_cells, 0) << many.describe();
+  }
+}
+
 }  // namespace

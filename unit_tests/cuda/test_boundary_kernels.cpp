@@ -4,7 +4,8 @@
 // and the partial-sum kernels, tiny domains (the halo wider than the domain),
 // odd sizes, domains split over several tiles / blocks, step counts that are
 // not a multiple of the depth, both layouts, float, and the refusal of a
-// mirror side for a stencil that is not mirror symmetric.
+// mirror side for a stencil that is not mirror symmetric; device tiling's 2-D
+// star kernels that keep runs in registers from step to step.
 #include "category/cuda.hpp"
 #include "support/boundary_cases.hpp"
 
@@ -50,13 +51,13 @@ inline Rules rules_of(int variant) {
 
 inline const char* strategy_name(Strategy s) { return EbisuKokkos::to_string(s); }
 
-// One (stencil, rules, extents, steps) problem: the reference once, then each
-// strategy, layout and scalar that the variant list asks for.
+// One (stencil, rules, extents, steps) problem on one forced kernel, against
+// its reference; returns the plan that ran.
 template <class Scalar, class Layout, class Stencil>
-void run_on_kernel(const std::string& name, const Stencil& stencil, const Field& init, const Field& ref, int steps,
-                   const Rules& rules, Strategy strategy, int depth) {
+std::string run_on_kernel(const std::string& name, const Stencil& stencil, const Field& init, const Field& ref,
+                          int steps, const Rules& rules, Strategy strategy, int depth) {
   if constexpr (left_out_of_compile_check<Kokkos::Cuda, Scalar>) {
-    return;
+    return {};
   } else {
     constexpr int rank = Stencil::rank;
     using V = TestView<Scalar, rank, Layout, Kokkos::Cuda>;
@@ -76,12 +77,13 @@ void run_on_kernel(const std::string& name, const Stencil& stencil, const Field&
     const Field got = download(u);
     if (steps == 0) {
       EXPECT_EQ(relative_error(got, init), 0.0) << report.plan;
-      return;
+      return report.plan;
     }
     // The forced kernel ran (not a fallback), and its answer is the reference's.
     EXPECT_EQ(report.strategy, strategy) << report.plan;
     EXPECT_EQ(report.plan.find("not possible"), std::string::npos) << report.plan;
     EXPECT_LE(relative_error(got, ref), tolerance<Scalar>()) << report.plan;
+    return report.plan;
   }
 }
 
@@ -169,6 +171,68 @@ TEST(cuda, boundary_kernels_3d) {
   check_symmetric<3, 2, EbisuKokkos::StarShape>("j3d13pt");
   check_symmetric<3, 1, EbisuKokkos::BoxShape>("j3d27pt");
   check_symmetric<3, 1, EbisuKokkos::NoCornerShape>("poisson");
+}
+
+// Device tiling's 2-D star kernels that keep each thread's runs of 8 or 12
+// cells in registers from step to step (radius 1): fixed, periodic, mirror and
+// mixed sides, runs cut by the frame and by the tile's end, one and two runs
+// per thread, step counts that are not a multiple of the depth, both layouts,
+// float. The plans these domains get (on an H200) keep runs of both lengths;
+// the test asserts that they did. Radius 2 streams its runs as before (the
+// same cases must not keep any).
+template <int Radius>
+void check_kept_runs(const std::string& name) {
+  using S = EbisuKokkos::LinearStencil<2, Radius, EbisuKokkos::StarShape>;
+  const std::vector<long double> w = mirror_symmetric_weights(preset_offsets(name));
+  const S stencil = stencil_with<S>(w);
+  const Update update = linear_update(preset_offsets(name), w);
+  struct KeptCase {
+    Extents n;
+    int steps, depth;
+  };
+  // (EBISU_TEST_QUICK, for compute-sanitizer: 256^2 only, runs of 8.)
+  std::vector<KeptCase> cases{{{256, 256, 1}, 13, 0}};
+  if (!quick()) {
+    cases.push_back({{509, 515, 1}, 23, 0});
+    cases.push_back({{300, 517, 1}, 1, 0});
+    if (Radius == 1) cases.push_back({{1000, 1000, 1}, 29, 10});  // two runs per thread
+    if (Radius == 2) cases.push_back({{384, 384, 1}, 13, 8});
+  }
+  const std::vector<Rules> rule_sets{all(Boundary::fixed), rules_of(0), rules_of(1), rules_of(2)};
+  int kept[2] = {0, 0};  // plans that kept runs of 8, of 12 cells
+  for (const KeptCase& c : cases) {
+    for (size_t v = 0; v < rule_sets.size(); ++v) {
+      const Field init = random_field(c.n, 17u + static_cast<unsigned>(v));
+      const Field ref = reference_run_with(init, 2, Radius, update, c.steps, rule_sets[v]);
+      std::vector<std::string> plans{
+          run_on_kernel<double, Kokkos::LayoutRight>(name, stencil, init, ref, c.steps, rule_sets[v],
+                                                     Strategy::device_tiling, c.depth)};
+      if (v == 2) {
+        plans.push_back(run_on_kernel<double, Kokkos::LayoutLeft>(name, stencil, init, ref, c.steps, rule_sets[v],
+                                                                  Strategy::device_tiling, c.depth));
+        plans.push_back(run_on_kernel<float, Kokkos::LayoutRight>(name, stencil, init, ref, c.steps, rule_sets[v],
+                                                                  Strategy::device_tiling, c.depth));
+      }
+      for (const std::string& plan : plans) {
+        if (plan.find("runs kept in registers") == std::string::npos) continue;
+        if (plan.find("runs of 8)") != std::string::npos) ++kept[0];
+        if (plan.find("runs of 12)") != std::string::npos) ++kept[1];
+      }
+    }
+  }
+  const Field init = random_field({256, 256, 1}, 3u);
+  run_on_kernel<double, Kokkos::LayoutRight>(name, stencil, init, init, 0, rules_of(0), Strategy::device_tiling, 0);
+  if (Radius == 1) {
+    EXPECT_GT(kept[0], 0) << name << ": no plan kept runs of 8 cells";
+    if (!quick()) EXPECT_GT(kept[1], 0) << name << ": no plan kept runs of 12 cells";
+  } else {
+    EXPECT_EQ(kept[0] + kept[1], 0) << name << ": radius 2 has no kernel that keeps runs";
+  }
+}
+
+TEST(cuda, device_tiling_kept_runs) {
+  check_kept_runs<1>("j2d5pt");
+  check_kept_runs<2>("j2d9pt");
 }
 
 // Periodic sides need no symmetry: the presets' distinct weights, periodic and

@@ -33,6 +33,13 @@ constexpr double kDeviceTilingMargin3D = 1.4;
 /// What the compiled device-tiling kernel can do.
 struct KernelLimitsDT {
   static constexpr int kMaxRunsPerThread = 4;  ///< runs (column x chunk) a kernel thread keeps
+  static constexpr int kKeptRuns = 2;          ///< runs a thread can keep in registers across steps
+  /// Whether the kernel has an instantiation keeping runs of exactly `cells` cells.
+  static constexpr bool keeps_runs_of(int cells) { return cells == 8 || cells == 12; }
+  static constexpr int kKeptRunHaloCellsInRegisters = 0;  ///< halo_cells_in_registers of those instantiations
+  /// Rows of padding those instantiations leave after every tile: a column's
+  /// last run may read that far past the tile's end (values it never stores).
+  static constexpr int kKeptRunPadRows = 3;
   int max_threads = 512;       ///< __launch_bounds__ of the kernel
   int max_blocks = 0;          ///< co-resident blocks (0: one per SM)
   int max_depth = 16;          ///< deepest halo searched
@@ -44,6 +51,10 @@ struct KernelLimitsDT {
   int group_cells = 4;         ///< cells of a run a thread updates together
   int halo_cells_in_registers = 8;  ///< halo cells per thread whose offsets stay in registers
   bool exchange_lists = true;  ///< the kernel can keep exchange cell lists in spare shared memory
+  /// Kernel instantiations keep each thread's runs in registers from step to
+  /// step when they are at most kKeptRuns runs of a length keeps_runs_of: a
+  /// cell update then loads no value of its own column from shared memory.
+  bool keeps_runs = false;
 };
 
 /// Extents in the kernel's axis order: 0 = slow (each thread streams a run of
@@ -61,6 +72,7 @@ struct PlanDT {
   int pencils = 0;            ///< computed (middle x fast) columns of the tile
   int chunks = 0;             ///< runs along the slow axis per column
   int chunk_len = 0;          ///< slow-axis cells per run; the threads loop over the (column, run) pairs
+  int kept_run_cells = 0;     ///< chunk_len where the runs stay in registers across steps, else 0
   long smem_bytes = 0;        ///< the state tiles, one per read-only field, and the exchange lists
   int list_cells = 0;         ///< exchange cells whose (tile, global) offsets a list in shared memory keeps
   double redundancy = 1;      ///< computed cells / owned cells per step

@@ -80,6 +80,20 @@ template <int R, int StateTiles>
 constexpr int kGroupCells = R == 1 && StateTiles == 1 ? 4 : 2;
 // Halo cells per thread whose (tile, global) offsets stay in registers.
 constexpr int kCachedHalo = 8;
+// (Runs kept in registers take those registers; their halo cells go through
+// the exchange lists, which the plan sizes for it.)
+constexpr int kCachedHaloKeptRuns = KernelLimitsDT::kKeptRunHaloCellsInRegisters;
+// Kept runs (2-D stars of radius 1, one state field): a thread keeps the
+// cells of its runs, at most kKeptRuns runs of 8 or 12 cells (one
+// instantiation each), in registers from one step to the next, so that a cell
+// update reads only the columns beside its own from shared memory (j2d5pt: 3
+// accesses per cell instead of 4: two side columns and the store). (Radius 2,
+// j2d9pt: 6 -> 5 accesses, -3% to +9% at the same depth on an H200, and the
+// cheaper count moved the model to deeper plans that ran 3-6% slower at
+// 256^2 / 512^2; it keeps streaming.)
+constexpr int kKeptRuns = KernelLimitsDT::kKeptRuns;
+template <class Map, int R, class Columns, int NS, int NL>
+constexpr bool kCanKeepRuns = Map::rank == 2 && R == 1 && Columns::count == 1 && NS == 1 && NL == 1;
 
 // The tile columns (middle, fast offset) whose values a thread keeps in
 // register windows while it streams a run down the slow axis: the centre
@@ -394,10 +408,97 @@ __device__ __forceinline__ void compute_run(const Eval& eval, const Scalar* in, 
   }
 }
 
+// Kept runs (one state field, the centre column the only windowed one,
+// runs of exactly RL cells: the plan's run length): w[R + i] holds cell i of
+// a thread's run (slow row run_s + i) from step to step, w[0 .. R) and
+// w[R + RL ..) the neighbouring runs' cells. The first step of a round (after
+// the first load or an exchange) reloads every slot, the other steps the
+// neighbours' slots. Those slots are written every step (zero where nothing
+// is loaded: a run with nothing to compute, rows beyond the tile), so that the
+// compiler sees the kept values dead during the exchange and the neighbours'
+// slots dead between steps (live there, they spilled at the 128-register cap).
+// c: the run's column in the tile the step reads, at slow row 0.
+template <int R, int RL, class Scalar>
+__device__ __forceinline__ void reload_kept_run(const Scalar* c, int ps, int Ls, int run_s, bool fresh, bool active,
+                                                Scalar (&w)[RL + 2 * R]) {
+  const Scalar* at = c + (run_s - R) * ps;
+#pragma unroll
+  for (int i = 0; i < RL + 2 * R; ++i, at += ps) {
+    if (fresh || i < R || i >= R + RL) {
+      // (Rows below the tile's end always exist above it: run_s >= R.)
+      const bool wanted = active && (i < R || run_s - R + i < Ls);
+      w[i] = wanted ? *at : Scalar(0);
+    }
+  }
+}
+
+// Updates cells [s0, s1) of a kept run (reloaded for this step): into
+// `out` and into w. A group's new values go out only after the next group is
+// computed: that group still reads the old values of the last R cells before
+// it (R <= G), and its loads are issued before these stores, so the compiler,
+// which cannot move a shared-memory load above a store to the same
+// allocation, need not wait for a group's multiply-adds before the next
+// group's loads. Groups wholly inside [s0, s1), nearly all of them, store
+// without a per-cell test. A group that ends beyond s1 computes values it
+// does not store; the last run of a column may so read up to
+// KernelLimitsDT::kKeptRunPadRows rows past the tile's end, into the padding
+// the kernel leaves after each tile (clamping those rows cost 3-6%).
+template <class Map, int R, class Columns, int NF, int RL, class Eval, class Scalar>
+__device__ __forceinline__ void compute_kept_run(const Eval& eval, const Scalar* c,
+                                                 const TilePointers<const Scalar, NF>& reads, Scalar* out, int col,
+                                                 int ps, int Lf, int run_s, int s0, int s1, Scalar (&w)[RL + 2 * R]) {
+  static_assert(Columns::count == 1, "EbisuKokkos: kept runs window the centre column only");
+  constexpr int G = kGroupCells<R, 1>;
+  static_assert(RL % G == 0 && R <= G, "EbisuKokkos: kept runs are whole groups of at least R cells");
+  using Accessor = TileAccessor<Map, R, Columns, Scalar>;
+  // Offsets from the run's first cell (tile index col + run_s * ps).
+  const int first_cell = col + run_s * ps;
+  const int lo = s0 - run_s, hi = s1 - run_s;  // the cells to update, run-relative
+  auto commit = [&](int q, const Scalar(&v)[G]) {
+    Scalar* const o = out + first_cell + q * G * ps;
+    if (q * G >= lo && q * G + G <= hi) {
+#pragma unroll
+      for (int g = 0; g < G; ++g) {
+        o[g * ps] = v[g];
+        w[R + q * G + g] = v[g];
+      }
+    } else {
+#pragma unroll
+      for (int g = 0; g < G; ++g) {
+        if (q * G + g >= lo && q * G + g < hi) {
+          o[g * ps] = v[g];
+          w[R + q * G + g] = v[g];
+        }
+      }
+    }
+  };
+  Scalar pending[G];
+#pragma unroll
+  for (int q = 0; q < RL / G; ++q) {
+    Scalar v[G];
+    if (q * G < hi && q * G + G > lo) {
+      const Scalar* const cq = c + (run_s + q * G) * ps;
+#pragma unroll
+      for (int g = 0; g < G; ++g)
+        v[g] = evaluate<Map>(eval, Accessor{w + q * G + g, cq + g * ps, ps, Lf}, reads, first_cell + (q * G + g) * ps,
+                             ps, Lf, std::make_index_sequence<NF>{});
+    } else {
+#pragma unroll
+      for (int g = 0; g < G; ++g) v[g] = Scalar(0);
+    }
+    if (q > 0) commit(q - 1, pending);
+#pragma unroll
+    for (int g = 0; g < G; ++g) pending[g] = v[g];
+  }
+  commit(RL / G - 1, pending);
+}
+
 // NF: tiles the functor reads besides field 0's newest level (NS * NL - 1
 // other state fields and levels, then the read-only fields); NS state fields
 // of NL levels each.
-template <class Map, int R, class Columns, class Eval, class Scalar, int NF, int NS, int NL>
+// RL > 0: each thread keeps its runs, of RL cells, in registers (kCanKeepRuns;
+// the plan gives a thread at most kKeptRuns runs).
+template <class Map, int R, class Columns, class Eval, class Scalar, int NF, int NS, int NL, int RL>
 __global__ void __launch_bounds__(kMaxThreads, 1)
     device_tiling_kernel(const Eval eval, const RingBuffers<Scalar, NS*(NL + 1)> ring,
                          const FieldSources<Scalar, NF - (NS * NL - 1)> fields, const Geometry g) {
@@ -406,14 +507,20 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   constexpr int NE = NS * NL - 1;         // state tiles read besides field 0's newest level
   constexpr int NRO = NF - NE;            // read-only fields
   constexpr bool single = NS == 1 && NL == 1;
+  constexpr bool keeps_runs = RL > 0;
+  static_assert(!keeps_runs || kCanKeepRuns<Map, R, Columns, NS, NL>,
+                "EbisuKokkos: runs kept in registers: 2-D stars of radius 1");
+  constexpr int kRuns = keeps_runs ? kKeptRuns : kMaxRunsPerThread;
   extern __shared__ __align__(16) unsigned char device_tiling_smem[];
   Scalar* const tiles_smem = reinterpret_cast<Scalar*>(device_tiling_smem);
   const int tile_cells = g.local[0] * g.local[1] * g.local[2];
+  // Kept runs: padding rows after every tile (what a last run may read past it).
+  const int tile_stride = tile_cells + (keeps_runs ? KernelLimitsDT::kKeptRunPadRows * g.local[1] * g.local[2] : 0);
   // Shared tiles: field f's ring slot j (the same rotation as the global
   // ring), then one tile per read-only field.
-  auto slot_tile = [&](int f, int j) { return tiles_smem + (f * RS + j) * tile_cells; };
+  auto slot_tile = [&](int f, int j) { return tiles_smem + (f * RS + j) * tile_stride; };
   auto level_slot = [](int l, int done) { return ((done - l) % RS + RS) % RS; };
-  Scalar* const field_tiles = tiles_smem + NS * RS * tile_cells;
+  Scalar* const field_tiles = tiles_smem + NS * RS * tile_stride;
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
 
@@ -517,22 +624,23 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   // stores them (the slab arithmetic above cost ~200 instructions per cell
   // and exchange). Cells beyond kCachedHalo per thread take the exchange
   // list, then the slab path.
-  int halo_at[kCachedHalo], halo_from[kCachedHalo];
+  constexpr int kHaloRegs = keeps_runs ? kCachedHaloKeptRuns : kCachedHalo;
+  int halo_at[kHaloRegs > 0 ? kHaloRegs : 1], halo_from[kHaloRegs > 0 ? kHaloRegs : 1];
 #pragma unroll
-  for (int k = 0; k < kCachedHalo; ++k) {
+  for (int k = 0; k < kHaloRegs; ++k) {
     const int i = t + k * blockDim.x;
     int c[3] = {0, 0, 0};
     halo_at[k] = g.cache_halo && i < halo_cells ? halo_only(i, c) : -1;
     halo_from[k] = halo_at[k] >= 0 ? static_cast<int>(source_offset(c, ring.stride[0])) : -1;
   }
-  const int uncached_from = g.cache_halo ? kCachedHalo * blockDim.x : 0;
+  const int uncached_from = g.cache_halo ? kHaloRegs * blockDim.x : 0;
   // Exchange lists in the shared memory after the tiles, (tile index, global
   // offset) per entry, built once: the halo cells beyond the register cache,
   // then the owned shell (the cells within the halo width of a face, what the
   // neighbours read) if all of it fits. Cells beyond the lists take the slab
   // path and the per-row store. (At 64^3 the shell store and the slab path
   // were half of the kernel's instructions.)
-  int* const list_at = reinterpret_cast<int*>(field_tiles + NRO * tile_cells);
+  int* const list_at = reinterpret_cast<int*>(field_tiles + NRO * tile_stride);
   int* const list_from = list_at + g.list_cells;
   const int halo_listed = min(g.list_cells, max(0, halo_cells - uncached_from));
   int shell_cells;
@@ -564,11 +672,11 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   const int* const shell_at = list_at + halo_listed;
   const int* const shell_to = list_from + halo_listed;
   auto load_halo = [&](const Scalar* src, const long (&stride)[2], Scalar* to) {
-    Scalar v[kCachedHalo];
+    Scalar v[kHaloRegs > 0 ? kHaloRegs : 1];
 #pragma unroll
-    for (int k = 0; k < kCachedHalo; ++k) v[k] = halo_from[k] >= 0 ? __ldcg(src + halo_from[k]) : Scalar(0);
+    for (int k = 0; k < kHaloRegs; ++k) v[k] = halo_from[k] >= 0 ? __ldcg(src + halo_from[k]) : Scalar(0);
 #pragma unroll
-    for (int k = 0; k < kCachedHalo; ++k)
+    for (int k = 0; k < kHaloRegs; ++k)
       if (halo_at[k] >= 0) to[halo_at[k]] = v[k];
     load(0, halo_listed, [&](int e, int (&)[3]) { return list_at[e]; }, src, stride, to, nullptr, list_from);
     load(uncached_from + halo_listed, halo_cells, halo_only, src, stride, to, nullptr);
@@ -613,7 +721,7 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     const int pencils = cols_f * (Lm - 2 * Rm);
     const int items = pencils * ((Ls - 2 * R + g.chunk_len - 1) / g.chunk_len);
 #pragma unroll
-    for (int k = 0; k < kMaxRunsPerThread; ++k) {
+    for (int k = 0; k < kRuns; ++k) {
       const int item = t + k * blockDim.x;
       const int pencil = item % pencils, chunk = item / pencils;
       run_f[k] = item < items ? R + pencil % cols_f : -1;
@@ -629,23 +737,26 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   // test and its select leave the step. (Several fields or levels keep the
   // test: their tiles of older levels hold other frame values.)
   constexpr bool keep_frame = !single;
+  // Kept runs: each run's cells and the slots around them.
+  Scalar kept[keeps_runs ? kKeptRuns : 1][keeps_runs ? RL + 2 * R : 1];
   const int slow_update_lo = g.rules[0].frame_lo - org[0];
   const int slow_update_hi = slow_update_lo + g.rules[0].frame_span;
   // Step j of a round, `done` steps into the call: reads the tiles of levels
   // done, done - 1, ... and writes each field's next ring slot.
-  auto step = [&](int j, int done) {
+  // fresh (a std::bool_constant): the round's first step (kept runs reload every slot).
+  auto step = [&](int j, int done, auto fresh) {
     const Scalar* in = slot_tile(0, level_slot(0, done));
     TilePointers<const Scalar, NF> reads;
 #pragma unroll
     for (int q = 1; q <= NE; ++q) reads.p[q - 1] = slot_tile(q / NL, level_slot(q % NL, done));
 #pragma unroll
-    for (int k = 0; k < NRO; ++k) reads.p[NE + k] = field_tiles + k * tile_cells;
+    for (int k = 0; k < NRO; ++k) reads.p[NE + k] = field_tiles + k * tile_stride;
     TilePointers<Scalar, NS> outs;
 #pragma unroll
     for (int f = 0; f < NS; ++f) outs.p[f] = slot_tile(f, (done + 1) % RS);
     const int lo = R + j * R, lo_m = Rm + j * Rm;
 #pragma unroll
-    for (int k = 0; k < kMaxRunsPerThread; ++k) {
+    for (int k = 0; k < kRuns; ++k) {
       const int f = run_f[k], m = run_m[k];
       int s0 = max(run_s[k], lo), s1 = min(run_s[k] + g.chunk_len, Ls - lo);
       if constexpr (!keep_frame) {
@@ -653,7 +764,19 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
         s1 = min(s1, slow_update_hi);
         if (((run_interior >> k) & 1u) == 0) s1 = s0;
       }
-      if (f >= lo && f < Lf - lo && m >= lo_m && m < Lm - lo_m && s0 < s1) {
+      if constexpr (keeps_runs) {
+        const bool active = f >= lo && f < Lf - lo && m >= lo_m && m < Lm - lo_m && s0 < s1;
+        // The pitch made opaque to the compiler here: it would otherwise
+        // hoist the run's row offsets (the same every step) out of the step
+        // loop and keep them in registers, which spilled.
+        int pitch = ps;
+        asm volatile("" : "+r"(pitch));
+        const Scalar* const c = in + m * Lf + f;
+        reload_kept_run<R, RL>(c, pitch, Ls, run_s[k], decltype(fresh)::value, active, kept[k]);
+        if (active)
+          compute_kept_run<Map, R, Columns, NF, RL>(eval, c, reads, outs.p[0], m * Lf + f, pitch, Lf, run_s[k], s0,
+                                                    s1, kept[k]);
+      } else if (f >= lo && f < Lf - lo && m >= lo_m && m < Lm - lo_m && s0 < s1) {
         compute_run<Map, R, Columns, NF, NS, NL, keep_frame>(eval, in, reads, outs, m * Lf + f, ps, Lf, s0, s1,
                                                              (run_interior >> k) & 1u, g.rules[0], org[0]);
       }
@@ -674,12 +797,17 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
     load(0, tile_cells, whole_tile, ring.data[bi], ring.stride[bi], tile, l == 0 ? slot_tile(f, 1) : nullptr);
   });
   for (int k = 0; k < NRO; ++k)
-    load(0, tile_cells, whole_tile, fields.data[k], fields.stride[k], field_tiles + k * tile_cells, nullptr);
+    load(0, tile_cells, whole_tile, fields.data[k], fields.stride[k], field_tiles + k * tile_stride, nullptr);
   __syncthreads();
   int done = 0, exchanges = 0;
   while (true) {
     const int k = min(g.depth, g.steps - done);
-    for (int j = 0; j < k; ++j) step(j, done + j);
+    if constexpr (keeps_runs) {
+      step(0, done, std::true_type{});
+      for (int j = 1; j < k; ++j) step(j, done + j, std::false_type{});
+    } else {
+      for (int j = 0; j < k; ++j) step(j, done + j, std::false_type{});
+    }
     done += k;
     if (done >= g.steps) break;
     if constexpr (single) {
@@ -747,7 +875,20 @@ struct DeviceTiling {
                                                2 * R + device_tiling::kGroupCells<R, NS * NL>,
                                                static_cast<int>(sizeof(Scalar))>;
 
-  static auto function() { return &device_tiling::device_tiling_kernel<Map, R, Columns, Eval, Scalar, NF, NS, NL>; }
+  static constexpr bool can_keep_runs = device_tiling::kCanKeepRuns<Map, R, Columns, NS, NL>;
+  // kept_run_cells (8, 12 or 0): the instantiation that keeps each thread's
+  // runs of that many cells in registers, or none.
+  template <int RL>
+  static auto kernel() {
+    return &device_tiling::device_tiling_kernel<Map, R, Columns, Eval, Scalar, NF, NS, NL, RL>;
+  }
+  static auto function(int kept_run_cells = 0) {
+    if constexpr (can_keep_runs) {
+      if (kept_run_cells == 8) return kernel<8>();
+      if (kept_run_cells == 12) return kernel<12>();
+    }
+    return kernel<0>();
+  }
 
   static void extents(const ViewType& u, long (&n)[3]) { kernel_extents<Map>(u, n); }
 
@@ -771,7 +912,15 @@ struct DeviceTiling {
     const StencilModel sm = stencil_model<Stencil>(static_cast<int>(sizeof(Scalar)));
     cudaFuncAttributes attr{};
     EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, function()), "device_tiling_kernel");
+    if constexpr (can_keep_runs) {
+      for (const int cells : {8, 12}) {
+        cudaFuncAttributes kept{};
+        EBISU_CUDA_CHECK(cudaFuncGetAttributes(&kept, function(cells)), "device_tiling_kernel");
+        attr.maxThreadsPerBlock = std::min(attr.maxThreadsPerBlock, kept.maxThreadsPerBlock);
+      }
+    }
     KernelLimitsDT lim;
+    lim.keeps_runs = can_keep_runs;
     lim.max_threads = attr.maxThreadsPerBlock < device_tiling::kMaxThreads ? attr.maxThreadsPerBlock / 32 * 32
                                                                              : device_tiling::kMaxThreads;
     lim.max_blocks = dev.sm_count;
@@ -797,11 +946,11 @@ struct DeviceTiling {
     PlanDT p = choose_plan_device_tiling(dev, sm, n, policy.steps(), policy.knobs(), lim);
     if (p.valid) {
       // Every block must be resident at once (cooperative launch).
-      EBISU_CUDA_CHECK(cudaFuncSetAttribute(function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+      EBISU_CUDA_CHECK(cudaFuncSetAttribute(function(p.kept_run_cells), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(p.smem_bytes)),
                        "device_tiling_kernel");
       int per_sm = 0;
-      EBISU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, function(), p.threads,
+      EBISU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, function(p.kept_run_cells), p.threads,
                                                                      static_cast<std::size_t>(p.smem_bytes)),
                        "device_tiling_kernel");
       if (static_cast<long>(per_sm) * dev.sm_count < p.blocks) {
@@ -858,7 +1007,7 @@ struct DeviceTiling {
     report.predicted_gcells_per_s = p.predicted_gcells_per_s;
     report.plan = p.describe();
     cudaFuncAttributes attr{};
-    EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, function()), "device_tiling_kernel");
+    EBISU_CUDA_CHECK(cudaFuncGetAttributes(&attr, function(p.kept_run_cells)), "device_tiling_kernel");
     report.plan += "; regs/thread " + std::to_string(attr.numRegs) +
                    (attr.localSizeBytes > 0 ? ", local memory " + std::to_string(attr.localSizeBytes) + " B" : "");
     if (policy.knobs().threads > 0 || policy.knobs().tile_width > 0) {
@@ -917,10 +1066,10 @@ struct DeviceTiling {
     const Eval eval = stencil.template bind<Scalar, FieldKinds...>();
     void* args[] = {const_cast<Eval*>(&eval), &ring, &sources, &g};
     Kokkos::Profiling::pushRegion("EbisuKokkos::device_tiling::" + label);
-    EBISU_CUDA_CHECK(cudaFuncSetAttribute(function(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+    EBISU_CUDA_CHECK(cudaFuncSetAttribute(function(p.kept_run_cells), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(p.smem_bytes)),
                      "device_tiling_kernel");
-    EBISU_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(function()), dim3(p.blocks),
+    EBISU_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(function(p.kept_run_cells)), dim3(p.blocks),
                                                  dim3(p.threads), args, static_cast<std::size_t>(p.smem_bytes),
                                                  stream),
                      "device_tiling_kernel (cooperative launch)");
