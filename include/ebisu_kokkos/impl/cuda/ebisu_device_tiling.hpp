@@ -425,7 +425,7 @@ __device__ __forceinline__ void reload_kept_run(const Scalar* c, int ps, int Ls,
 #pragma unroll
   for (int i = 0; i < RL + 2 * R; ++i, at += ps) {
     if (fresh || i < R || i >= R + RL) {
-      // (Rows below the tile's end always exist above it: run_s >= R.)
+      // (The R rows above a run are inside the tile: run_s >= R.)
       const bool wanted = active && (i < R || run_s - R + i < Ls);
       w[i] = wanted ? *at : Scalar(0);
     }
