@@ -258,6 +258,22 @@ PlanDT choose_plan_device_tiling(const DeviceModel& dev, const StencilModel& s, 
     }
   }
   if (!best.valid && knobs.temporal_depth > 0) best.why_not += " at the requested depth";
+  if (best.valid && knobs.temporal_depth == 0) {
+    // The model's depth is not always the fastest: the step's time grows with
+    // the tile faster than counted, and the landscape is flat (H200, fp64,
+    // same process: j2d9pt 512^2 depth 8 chosen, depth 4 11% faster; j2d9pt
+    // 256^2 8 against 6 8%; j2d5pt 512^2 12 against 8 3.5%, 1024^2 8 against 6
+    // 2.5%; docs/perf-notes-device-tiling.md, v17).
+    int below = 0;
+    for (int d : depths)
+      if (d < best.depth) below = d;
+    best.shallower_depths[0] = below;
+    const double two_thirds = 2.0 * best.depth / 3.0;
+    for (int d : depths)
+      if (d < below && (best.shallower_depths[1] == 0 ||
+                        std::abs(d - two_thirds) <= std::abs(best.shallower_depths[1] - two_thirds)))
+        best.shallower_depths[1] = d;
+  }
   return best;
 }
 

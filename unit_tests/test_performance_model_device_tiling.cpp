@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 namespace {
 
 using namespace EbisuKokkos;
@@ -285,6 +287,52 @@ TEST(PerformanceModelDeviceTiling, KeptRunsOnlyWhereTheKernelHasThem) {
     EXPECT_GT(static_cast<long>(many.pencils) * many.chunks, KernelLimitsDT::kKeptRuns * many.threads);
     EXPECT_EQ(many.kept_run_cells, 0) << many.describe();
   }
+}
+
+TEST(PerformanceModelDeviceTiling, ShallowerDepthsForTheMeasuredChoice) {
+  // The searched depths: 1-6, 8, 10, 12. Where the model chose the depth it
+  // names the one just below and the one nearest two thirds of it below that.
+  const int searched[] = {1, 2, 3, 4, 5, 6, 8, 10, 12};
+  auto below = [&](int d) {
+    int b = 0;
+    for (int s : searched)
+      if (s < d) b = s;
+    return b;
+  };
+  int named = 0;
+  for (long n : {128L, 256L, 512L, 768L, 1024L}) {
+    for (int steps : {2, 5, 3000}) {
+      const PlanDT p = plan(presets::j2d5pt(), n, 1, n, steps);
+      ASSERT_TRUE(p.valid) << n << " " << steps;
+      EXPECT_EQ(p.shallower_depths[0], below(p.depth)) << p.describe();
+      if (p.shallower_depths[0] > 1) {
+        const int second = p.shallower_depths[1];
+        EXPECT_LT(second, p.shallower_depths[0]) << p.describe();
+        EXPECT_GE(second, 1) << p.describe();
+        // No searched depth below the first is nearer two thirds of the depth.
+        for (int s : searched)
+          if (s < p.shallower_depths[0])
+            EXPECT_LE(std::abs(3 * second - 2 * p.depth), std::abs(3 * s - 2 * p.depth)) << s << " " << p.describe();
+      } else {
+        EXPECT_EQ(p.shallower_depths[1], 0) << p.describe();
+      }
+      named += p.shallower_depths[0] > 0 ? 1 : 0;
+    }
+  }
+  EXPECT_GT(named, 5);
+  // The two-thirds rule on the model's usual depths.
+  const PlanDT d12 = plan(presets::j2d5pt(), 512, 1, 512, 12000);
+  ASSERT_EQ(d12.depth, 12) << d12.describe();
+  EXPECT_EQ(d12.shallower_depths[0], 10);
+  EXPECT_EQ(d12.shallower_depths[1], 8);
+  // A forced depth is kept as asked: nothing to time beside it.
+  const PlanDT forced = plan(presets::j2d5pt(), 512, 1, 512, 1000, 8);
+  EXPECT_EQ(forced.shallower_depths[0], 0);
+  EXPECT_EQ(forced.shallower_depths[1], 0);
+  // One step allows depth 1 only.
+  const PlanDT one = plan(presets::j2d5pt(), 512, 1, 512, 1);
+  EXPECT_EQ(one.depth, 1);
+  EXPECT_EQ(one.shallower_depths[0], 0);
 }
 
 }  // namespace

@@ -42,7 +42,8 @@ void expect_report_matches_choice(const EbisuKokkos::StencilReport& r) {
   const std::string ran = r.backend == EbisuKokkos::Backend::generic
                               ? (four_cells ? "generic-4cells" : flat ? "generic-flat" : "generic-1cell")
                               : EbisuKokkos::to_string(r.strategy);
-  // SM tiling at the model's depth or one deeper (both report the strategy sm-tiling).
+  // SM tiling at the model's depth or one deeper (both report the strategy sm-tiling), device tiling
+  // at the model's depth or a shallower one (all report device-tiling).
   const auto named = p.find("fastest: ", at);
   ASSERT_NE(named, std::string::npos) << p;
   std::string fastest;
@@ -50,15 +51,17 @@ void expect_report_matches_choice(const EbisuKokkos::StencilReport& r) {
   fastest = fastest.substr(0, fastest.find_first_of(");"));
   ASSERT_EQ(times.count(fastest), 1u) << p;
   EXPECT_LE(times[fastest], best) << p;  // printed times may tie
-  if (ran == "sm-tiling") {
-    EXPECT_EQ(fastest.rfind("sm-tiling", 0), 0u) << p;
+  if (ran == "sm-tiling" || ran == "device-tiling") {
+    EXPECT_EQ(fastest.rfind(ran, 0), 0u) << p;
   } else {
     EXPECT_EQ(fastest, ran) << p;
   }
 }
 
-// Calls whose timings included SM tiling one depth deeper than the model's choice.
+// Calls whose timings included SM tiling one depth deeper than the model's choice, or device tiling
+// shallower than it.
 int deeper_timed = 0;
+int shallower_timed = 0;
 
 template <class V, class Stencil>
 void check_measured(const std::string& name, const Stencil& stencil, const Extents& n, int steps,
@@ -97,6 +100,7 @@ void check_measured(const std::string& name, const Stencil& stencil, const Exten
       if (call == 1) EXPECT_TRUE(cached(report)) << report.plan;
       expect_report_matches_choice(report);
       if (call == 0 && report.plan.find(" sm-tiling-deeper ") != std::string::npos) ++deeper_timed;
+      if (call == 0 && report.plan.find(" device-tiling-shallower ") != std::string::npos) ++shallower_timed;
     }
   }
 }
@@ -120,8 +124,70 @@ TEST(cuda, measured_choice_keeps_answers_and_caller_data) {
   }
   // Long enough for the generic path's graph replay to be a candidate.
   check_measured<L2>("j2d5pt", p::j2d5pt(), {96, 96, 1}, 300, measured_sel, false);
-  // The deeper SM plan ran (and matched the reference) in some of these calls.
+  // The deeper SM plan and the shallower device plans were timed in some of these calls.
   EXPECT_GT(deeper_timed, 0);
+  EXPECT_GT(shallower_timed, 0);
+}
+
+namespace {
+
+// Device tiling at the shallower depths that Backend::automatic times
+// (PlanDT::shallower_depths) computes the same answer as the reference at
+// each of them, wherever the timing would pick it.
+template <class V, class Stencil>
+int check_shallower_device_plans(const std::string& name, const Stencil& stencil, const Extents& n, int steps) {
+  SCOPED_TRACE(name + " " + describe({n, steps}, V::rank));
+  using Backend = EbisuKokkos::Impl::EbisuBackend<Kokkos::Cuda, Stencil, V>;
+  using EbisuKokkos::Impl::NoFields;
+  using EbisuKokkos::Impl::Cuda::Candidate;
+  const Update update = update_of(name, stencil);
+  const Field init = random_field(n, 5u + steps);
+  const Field ref = reference_run(init, V::rank, Stencil::radius, update, steps);
+  const EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(steps);
+  V u = make_view<V>("u", n), x = make_view<V>("x", n);
+  const auto plans = Backend::template plan_all<NoFields>(policy, u, x, true, false, NoFields{});
+  if (!plans.device.valid) {
+    ADD_FAILURE() << plans.device.why_not;
+    return 0;
+  }
+  int ran = 0;
+  for (int i = 0; i < 2; ++i) {
+    const int depth = plans.device.shallower_depths[i];
+    if (depth == 0) continue;
+    const auto& shallower = plans.device_shallower[i];
+    EXPECT_TRUE(shallower.valid) << shallower.why_not;
+    if (!shallower.valid) continue;
+    EXPECT_EQ(shallower.depth, depth);
+    EXPECT_LT(depth, plans.device.depth);
+    upload(u, init);
+    poison(x);
+    Kokkos::fence();
+    const auto c = i == 0 ? Candidate::device_tiling_shallower : Candidate::device_tiling_shallowest;
+    const auto outcome = Backend::run_candidate(c, name, policy, stencil, u, x, plans, NoFields{});
+    Kokkos::fence();
+    EXPECT_EQ(outcome.report.strategy, EbisuKokkos::Strategy::device_tiling);
+    EXPECT_EQ(outcome.report.temporal_depth, depth) << outcome.report.plan;
+    EXPECT_LE(relative_error(download(outcome.result_in_scratch ? x : u), ref), tolerance<double>())
+        << outcome.report.plan;
+    ++ran;
+  }
+  return ran;
+}
+
+}  // namespace
+
+TEST(cuda, measured_choice_shallower_device_plans_are_exact) {
+  using R2 = TestView<double, 2, Kokkos::LayoutRight, Kokkos::Cuda>;
+  using L2 = TestView<double, 2, Kokkos::LayoutLeft, Kokkos::Cuda>;
+  using R3 = TestView<double, 3, Kokkos::LayoutRight, Kokkos::Cuda>;
+  namespace p = EbisuKokkos::presets;
+  int ran = 0;
+  // Step counts that are no multiple of the depths; odd, non-square extents.
+  ran += check_shallower_device_plans<R2>("j2d5pt", p::j2d5pt(), {257, 191, 1}, 61);
+  ran += check_shallower_device_plans<L2>("j2d5pt", p::j2d5pt(), {130, 301, 1}, 47);
+  ran += check_shallower_device_plans<R2>("j2d9pt", p::j2d9pt(), {211, 160, 1}, 53);
+  ran += check_shallower_device_plans<R3>("j3d7pt", p::j3d7pt(), {41, 37, 45}, 31);
+  EXPECT_GE(ran, 4);
 }
 
 TEST(cuda, measured_choice_model_only_never_times) {

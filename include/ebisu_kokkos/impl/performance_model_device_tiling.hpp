@@ -73,6 +73,11 @@ struct PlanDT {
   int chunks = 0;             ///< runs along the slow axis per column
   int chunk_len = 0;          ///< slow-axis cells per run; the threads loop over the (column, run) pairs
   int kept_run_cells = 0;     ///< chunk_len where the runs stay in registers across steps, else 0
+  /// Where the search chose the depth: the searched depth just below it and
+  /// the one nearest two thirds of it below that (0: none), which
+  /// Backend::automatic also times (the model's depth landscape is flat near
+  /// its choice, and a shallower depth measured up to 11% faster).
+  int shallower_depths[2] = {0, 0};
   long smem_bytes = 0;        ///< the state tiles, one per read-only field, and the exchange lists
   int list_cells = 0;         ///< exchange cells whose (tile, global) offsets a list in shared memory keeps
   double redundancy = 1;      ///< computed cells / owned cells per step

@@ -134,6 +134,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     typename SmTilingOf<FieldSet>::Plan sm;
     typename SmTilingOf<FieldSet>::Plan sm_deeper;  ///< valid where automatic also times a deeper SM plan
     PlanDT device;
+    PlanDT device_shallower[2];  ///< valid where automatic also times device tiling at PlanDT::shallower_depths
     PlanIPT in_place;  ///< 3-D, one state field
     double generic_seconds = 0;
   };
@@ -142,10 +143,18 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
   // model's choice (a measured-choice candidate where the two are close): the model underrates the
   // deeper plan on some sizes (H100: j2d5pt 8352^2 depth 8 chosen, depth 10 measured 10% faster;
   // j3d27pt 128^3 depth 2 chosen, depth 3 7% faster; docs/perf-notes-2d.md, perf-notes-3d.md).
-  static Policy deeper_policy(const Policy& policy, int depth) {
-    Policy deeper = policy;
-    deeper.set_temporal_depth(depth);
-    return deeper;
+  // Device tiling the other way: two shallower depths (PlanDT::shallower_depths).
+  static Policy policy_at_depth(const Policy& policy, int depth) {
+    Policy at = policy;
+    at.set_temporal_depth(depth);
+    return at;
+  }
+  static bool free_automatic(const Policy& policy) {
+    return policy.backend() == Backend::automatic && policy.knobs().strategy == Strategy::automatic &&
+           policy.knobs().temporal_depth == 0;
+  }
+  static Candidate device_shallower_candidate(int i) {
+    return i == 0 ? Candidate::device_tiling_shallower : Candidate::device_tiling_shallowest;
   }
 
   // Why in-place tiling cannot take this call, before any plan ("" if it can).
@@ -183,13 +192,18 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     if (p.sm.valid && p.sm.deeper_depth > 0 && policy.backend() == Backend::automatic &&
         policy.knobs().strategy == Strategy::automatic) {
       if constexpr (rank == 2) {
-        p.sm_deeper = SmTilingOf<FieldSet>::plan(deeper_policy(policy, p.sm.deeper_depth), u);
+        p.sm_deeper = SmTilingOf<FieldSet>::plan(policy_at_depth(policy, p.sm.deeper_depth), u);
       } else {
-        p.sm_deeper = SmTilingOf<FieldSet>::plan(deeper_policy(policy, p.sm.deeper_depth), u, fields);
+        p.sm_deeper = SmTilingOf<FieldSet>::plan(policy_at_depth(policy, p.sm.deeper_depth), u, fields);
       }
     }
     p.device.why_not = "not considered";
     if (with_device) p.device = DeviceTilingOf<FieldSet>::plan(policy, u);
+    for (int i = 0; i < 2; ++i) {
+      const int depth = p.device.shallower_depths[i];
+      if (p.device.valid && depth > 0 && free_automatic(policy))
+        p.device_shallower[i] = DeviceTilingOf<FieldSet>::plan(policy_at_depth(policy, depth), u);
+    }
     p.in_place.why_not = with_in_place ? in_place_refusal(u, scratch, fields) : "not considered";
     if (p.in_place.why_not.empty()) p.in_place = InPlaceTilingOf<FieldSet>::plan(policy, u);
     // The generic step is memory-bound: each field adds one read per cell to the state's read and write.
@@ -236,6 +250,10 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     if (p.device.valid) {
       c.push_back({Candidate::device_tiling, p.device.predicted_seconds * device_margin, p.device.predicted_seconds});
     }
+    for (int i = 0; i < 2; ++i) {
+      const PlanDT& d = p.device_shallower[i];
+      if (d.valid) c.push_back({device_shallower_candidate(i), d.predicted_seconds * device_margin, d.predicted_seconds});
+    }
     if (p.in_place.valid) {
       c.push_back({Candidate::in_place_tiling, p.in_place.predicted_seconds, p.in_place.predicted_seconds});
     }
@@ -255,6 +273,14 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     switch (c) {
       case Candidate::device_tiling:
         return DeviceTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.device, fields);
+      case Candidate::device_tiling_shallower:
+      case Candidate::device_tiling_shallowest: {
+        const int i = c == Candidate::device_tiling_shallower ? 0 : 1;
+        if (!p.device_shallower[i].valid)
+          return DeviceTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.device, fields);
+        return DeviceTilingOf<FieldSet>::run(label, policy_at_depth(policy, p.device.shallower_depths[i]), stencil, u,
+                                             scratch, p.device_shallower[i], fields);
+      }
       case Candidate::in_place_tiling:
         // (A candidate only where in_place_refusal allowed it: rank 3.)
         if constexpr (rank == 3) {
@@ -265,7 +291,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
         return SmTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.sm, fields);
       case Candidate::sm_tiling_deeper:
         if (!p.sm_deeper.valid) return SmTilingOf<FieldSet>::run(label, policy, stencil, u, scratch, p.sm, fields);
-        return SmTilingOf<FieldSet>::run(label, deeper_policy(policy, p.sm.deeper_depth), stencil, u, scratch,
+        return SmTilingOf<FieldSet>::run(label, policy_at_depth(policy, p.sm.deeper_depth), stencil, u, scratch,
                                          p.sm_deeper, fields);
       case Candidate::generic_1cell:
       case Candidate::generic_4cells:

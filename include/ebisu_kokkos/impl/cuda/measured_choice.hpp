@@ -29,11 +29,14 @@ namespace Cuda {
 
 // The generic path counts once per step form (GenericStep: which one is
 // fastest depends on the stencil as well as the size).
-// sm_tiling_deeper: SM tiling at the next usable depth above the model's (Plans::sm_deeper).
+// sm_tiling_deeper: SM tiling at the next usable depth above the model's (Plans::sm_deeper);
+// device_tiling_shallower / _shallowest: device tiling at PlanDT::shallower_depths[0] / [1].
 enum class Candidate {
   sm_tiling,
   sm_tiling_deeper,
   device_tiling,
+  device_tiling_shallower,
+  device_tiling_shallowest,
   in_place_tiling,
   generic_1cell,
   generic_4cells,
@@ -45,6 +48,8 @@ inline const char* to_string(Candidate c) {
     case Candidate::sm_tiling: return "sm-tiling";
     case Candidate::sm_tiling_deeper: return "sm-tiling-deeper";
     case Candidate::device_tiling: return "device-tiling";
+    case Candidate::device_tiling_shallower: return "device-tiling-shallower";
+    case Candidate::device_tiling_shallowest: return "device-tiling-shallowest";
     case Candidate::in_place_tiling: return "in-place-tiling";
     case Candidate::generic_1cell: return "generic-1cell";
     case Candidate::generic_4cells: return "generic-4cells";
