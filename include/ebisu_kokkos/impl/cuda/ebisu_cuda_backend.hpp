@@ -399,6 +399,7 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     // Every strategy's plan for `p` (the call's, or a timing run's step count).
     struct StatePlans {
       PlanDT device;
+      PlanDT device_shallower[2];  ///< as Plans::device_shallower
       SmPlan sm{};
       bool sm_valid = false;
       std::string sm_why;
@@ -408,6 +409,10 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
       StatePlans s;
       s.device.why_not = "no steps";
       if (p.steps() > 0) s.device = DT::plan(p, u);
+      for (int i = 0; i < 2; ++i) {
+        const int depth = s.device.shallower_depths[i];
+        if (s.device.valid && depth > 0 && free_automatic(p)) s.device_shallower[i] = DT::plan(policy_at_depth(p, depth), u);
+      }
       s.sm_why = p.steps() > 0 ? SM::state_refusal(ring.buffers) : "no steps";
       if (s.sm_why.empty()) {
         if constexpr (rank == 2) {
@@ -425,6 +430,12 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
     };
     const auto run_choice = [&](Candidate c, const Policy& p, const StatePlans& s, const Ring& r) -> StencilOutcome {
       if (c == Candidate::device_tiling) return DT::run_state(label, p, stencil, r.buffers, s.device, fields);
+      if (c == Candidate::device_tiling_shallower || c == Candidate::device_tiling_shallowest) {
+        const int i = c == Candidate::device_tiling_shallower ? 0 : 1;
+        if (!s.device_shallower[i].valid) return DT::run_state(label, p, stencil, r.buffers, s.device, fields);
+        return DT::run_state(label, policy_at_depth(p, s.device.shallower_depths[i]), stencil, r.buffers,
+                             s.device_shallower[i], fields);
+      }
       if (c == Candidate::sm_tiling) return SM::run_state(label, p, stencil, r.buffers, s.sm, fields);
       StencilOutcome generic = run_generic_ring(label, p, stencil, r, fields);
       generic.report.plan = "generic (" + generic.report.plan + ")";
@@ -469,6 +480,10 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
           close.push_back({c, seconds, seconds});
       };
       if (device.valid) consider(Candidate::device_tiling, device.predicted_seconds);
+      for (int i = 0; i < 2; ++i) {
+        const PlanDT& d = plans.device_shallower[i];
+        if (d.valid) consider(device_shallower_candidate(i), d.predicted_seconds);
+      }
       if (sm_valid) consider(Candidate::sm_tiling, sm_seconds * kSmStateMargin);
       consider(Candidate::generic_1cell, generic_seconds / kStateGenericSpeedup);
       if (close.size() >= 2) {
@@ -490,6 +505,8 @@ struct EbisuBackend<Kokkos::Cuda, Stencil, ViewType, std::enable_if_t<cuda_kerne
           std::vector<Cuda::CandidatePlan> timed_candidates;
           for (const auto& c : close) {
             if ((c.candidate == Candidate::device_tiling && !timed_plans.device.valid) ||
+                (c.candidate == Candidate::device_tiling_shallower && !timed_plans.device_shallower[0].valid) ||
+                (c.candidate == Candidate::device_tiling_shallowest && !timed_plans.device_shallower[1].valid) ||
                 (c.candidate == Candidate::sm_tiling && !timed_plans.sm_valid))
               continue;
             timed_candidates.push_back(c);
