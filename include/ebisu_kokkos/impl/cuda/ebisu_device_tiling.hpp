@@ -520,8 +520,8 @@ __global__ void __launch_bounds__(kMaxThreads, 1)
   // ring), then one tile per read-only field.
   auto slot_tile = [&](int f, int j) { return tiles_smem + (f * RS + j) * tile_stride; };
   // A power-of-two ring (one field of one level: its two copies) takes the
-  // slot with a mask: the signed remainder cost ~8 instructions per step,
-  // which with one kept run per thread is ~5% of the step (ncu, 256^2).
+  // slot with a mask: the signed remainders cost ~8 instructions per step,
+  // ~4% of a 256^2 step's (ncu, docs/perf-notes-device-tiling.md v18).
   auto ring_slot = [](int x) {
     if constexpr ((RS & (RS - 1)) == 0) {
       return x & (RS - 1);
