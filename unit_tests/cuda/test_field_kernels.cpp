@@ -187,6 +187,20 @@ TEST(cuda, field_kernels_star_shaped_functors) {
                                         {61, 97, 1}, 9, edges, strategy, 2);
     }
   }
+  // The source's row queue at forced depths: both layouts, fixed and periodic
+  // sides, T no multiple of the depth.
+  for (int depth : {4, 8}) {
+    for (const Edges& edges : {edges_all(Edge::fixed), edges_all(Edge::periodic)}) {
+      run_on_kernel<Kokkos::LayoutRight>("j2d5pt+source", source, Kinds<true>{},
+                                         linear_plus_source_update(ebisu_test::update_of("j2d5pt", presets::j2d5pt())),
+                                         random_fields(1, 0.125L), {301, 517, 1}, 2 * depth + 3, edges,
+                                         Strategy::sm_tiling, depth);
+      run_on_kernel<Kokkos::LayoutLeft>("j2d5pt+source", source, Kinds<true>{},
+                                        linear_plus_source_update(ebisu_test::update_of("j2d5pt", presets::j2d5pt())),
+                                        random_fields(1, 0.125L), {517, 301, 1}, 2 * depth + 3, edges,
+                                        Strategy::sm_tiling, depth);
+    }
+  }
   run_on_kernel<Kokkos::LayoutLeft>("j3d7pt+source", source3, Kinds<true>{},
                                     linear_plus_source_update(ebisu_test::update_of("j3d7pt", presets::j3d7pt())),
                                     random_fields(1, 0.125L), {20, 17, 31}, 7, edges_all(Edge::fixed),
