@@ -268,11 +268,11 @@ std::vector<Variant> make_boundary_variants(const Stencil& preset, const View& i
   };
   auto output = [=]() -> const void* { return buffers->current().data(); };
   std::vector<Variant> variants;
-  auto add = [&](const std::string& name, EbisuKokkos::Backend backend, EbisuKokkos::Strategy strategy) {
+  auto add = [&](const std::string& name, EbisuKokkos::Backend backend, EbisuKokkos::Strategy strategy, int depth = 0) {
     auto report = std::make_shared<EbisuKokkos::StencilReport>();
     auto run = [=]() {
       Policy policy(Space(), steps);
-      policy.set_backend(backend).set_strategy(strategy);
+      policy.set_backend(backend).set_strategy(strategy).set_temporal_depth(depth);
       for (int a = 0; a < View::rank; ++a) policy.set_boundary(a, boundary);
       *report = EbisuKokkos::parallel_stencil("ebisu_bench", policy, stencil, *buffers);
     };
@@ -280,6 +280,7 @@ std::vector<Variant> make_boundary_variants(const Stencil& preset, const View& i
                                {text_param("requested_backend", EbisuKokkos::to_string(backend)),
                                 text_param("boundary", rule), text_param("api", "DoubleBuffer"),
                                 text_param("strategy_knob", EbisuKokkos::to_string(strategy)),
+                                number_param("depth_knob", depth),
                                 text_param("weights", boundary == EbisuKokkos::Boundary::mirror
                                                           ? "preset shape, mirror-symmetrised weights"
                                                           : "preset")},
@@ -289,7 +290,12 @@ std::vector<Variant> make_boundary_variants(const Stencil& preset, const View& i
   add("parallel_stencil:automatic", EbisuKokkos::Backend::automatic, EbisuKokkos::Strategy::automatic);
   if constexpr (EbisuKokkos::ebisu_available<Space, Stencil, View>) {
     for (const auto& s : options.ebisu_strategies) {
-      if (s == "sm_tiling") add("ebisu-sm", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling);
+      if (s == "sm_tiling") {
+        add("ebisu-sm", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling);
+        // Each --ebisu-depths depth forced too (the mapped kernels' depths measured one by one).
+        for (int d : options.ebisu_depths)
+          add("ebisu-sm-d" + std::to_string(d), EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling, d);
+      }
       if (s == "device_tiling") add("ebisu-device", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::device_tiling);
       if (s == "in_place_tiling") {
         add("ebisu-in-place", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::in_place_tiling);

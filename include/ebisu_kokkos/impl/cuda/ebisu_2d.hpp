@@ -23,7 +23,10 @@
 // it through the rule and computes them like its other halo cells. The
 // mapped loads are a separate instantiation (Mapped): inlined into the
 // fixed-frame kernel they cost the partial-sum kernels 5-8% (instruction
-// footprint), out of line (a call) 10-30% (H200, 2026-11-23).
+// footprint), out of line (a call) 10-30% (H200, 2026-11-23). A domain with no
+// fixed side has no frame: its mapped instantiation drops the frame's per-cell
+// selects (Framed; periodic j2d5pt 8352^2 0.89-0.91 -> 1.06 of the fixed
+// frame's GCells/s, mirror +30%, H200 2026-11-30).
 // Several state fields and time levels (state.hpp) are the same pipeline with
 // one register window and row queue per field and stream: stage s reads level
 // l of a field from the stream of step s-1-l, whose rows are kept l (R+1)
@@ -432,8 +435,9 @@ using GeometryFor = std::conditional_t<Mapped, MappedGeometry, Geometry>;
 
 // The blocks per SM ptxas must fit (__launch_bounds__): three for the
 // fixed-block-size kernels up to depth 8, and at depth 10 for one linear field
-// on fixed sides (168 registers, no spills with `gather`; the mapped and
-// functor ones would spill). At depth 10, three blocks of 4 warps instead of
+// with a frame's selects only when it loads directly, or with mapped loads
+// and no frame (168 registers, no spills with `gather`; the mapped kernel with
+// a frame and the functor ones would spill: 32 B for the mapped j2d5pt one). At depth 10, three blocks of 4 warps instead of
 // two ran j2d5pt 8192^2 968 against 870 GCells/s and j2d9pt-gol 882 against
 // 790 (H200, 2026-11-29); at 2048^2, where the shorter runs per block cost
 // more than the warps gain (450 against 534), the model's depth-8 plan runs.
@@ -446,10 +450,13 @@ constexpr int blocks_per_sm_bound() {
 // T: the depth (time steps per launch) of this instantiation. NF: the other
 // levels the functor reads besides field 0's newest (NS * NL - 1 other state
 // fields and levels, then the read-only fields); NS state fields of NL levels.
-template <class Tr, class Eval, class Scalar, int T, bool SlowIs0, bool Mapped, int NF, int NS = 1, int NL = 1,
-          bool OlderAround = true>
+// Framed: some cell keeps its value (a fixed side); a mapped kernel with no
+// fixed side anywhere (a periodic or mirror box) is compiled without the
+// frame's per-cell selects, about a fifth of its row loop's instructions.
+template <class Tr, class Eval, class Scalar, int T, bool SlowIs0, bool Mapped, bool Framed, int NF, int NS = 1,
+          int NL = 1, bool OlderAround = true>
 __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kMaxThreads,
-                                  blocks_per_sm_bound<Tr, T, Mapped, NF>())
+                                  blocks_per_sm_bound<Tr, T, Mapped && Framed, NF>())
     ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const GeometryFor<Mapped> g,
                    const FieldRows<Scalar, NF - (NS * NL - 1)> fields, const StateRows<Scalar, NS * NL> state) {
   constexpr int R = Tr::R;
@@ -461,6 +468,7 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
   static_assert(NRO >= 0, "EbisuKokkos: ebisu2d_kernel needs a kind for every other state field and level");
   static_assert(T * R <= StreamedAxis::kOverhang, "EbisuKokkos: ebisu2d_kernel streams further beyond a side than StreamedAxis resolves");
   static_assert(!Tr::partial_sums || NQ == 1, "EbisuKokkos: partial sums are for one linear field");
+  static_assert(Framed || Mapped, "EbisuKokkos: ebisu2d_kernel without a frame is for periodic / mirror sides");
   constexpr bool PS = Tr::partial_sums;
   using Sh = StreamShape<Tr, T, NL, OlderAround>;
   constexpr int WL = Sh::WL;      // W for one level
@@ -510,7 +518,6 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
     // Rows and columns beyond a fixed side are not loaded (the frame keeps its value).
     const int y_start = seg0 - T * R > 0 || g.slow.lo != Boundary::fixed ? seg0 - T * R : 0;
     const int y_end = seg1 + T * R < g.ns || g.slow.hi != Boundary::fixed ? seg1 + T * R : g.ns;
-    [[maybe_unused]] const bool y_inside = y_start >= 0 && y_end <= g.ns;
 
     // col_src: the column each of the thread's columns loads, resolved once per
     // piece: through the rule per row, the loop of the threads beyond a side
@@ -549,11 +556,9 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
     // Row y of every state level into ring slot `slot`, and of every field into queue row `field_slot`.
     auto request_row = [&](int y, int slot, int field_slot) {
       const int fslot = field_slot * field_row + PADM + m;
-      // Pieces inside the slow sides stream y itself; the others look their rows up (|y - inside| <= T R).
+      // Rows beyond a slow side are looked up (|y - inside| <= T R); rows from y_end on are not loaded.
       int sy = y;
-      if constexpr (Mapped) {
-        if (!y_inside) sy = y < y_end ? g.slow_rows.source(y) : 0;
-      }
+      if constexpr (Mapped) sy = g.slow_rows.source(y < y_end ? y : 0);
 #pragma unroll
       for (int j = 0; j < CX; ++j) {
         const bool valid = y < y_end && col_in[j];
@@ -698,7 +703,7 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
                 v += in_buf[Export<Tr, d, Column::jp>::index * plane + Column::mo];
               }
             });
-            out[0][s - 1][j] = (row_bnd || col_bnd[j]) ? win[0][s - 1][j][R] : v;
+            out[0][s - 1][j] = (Framed && (row_bnd || col_bnd[j])) ? win[0][s - 1][j][R] : v;
           } else {
             // Level Q of the state (field Q / NL, level Q % NL) as stage s reads it.
             const auto level = [&](auto Q_) {
@@ -732,7 +737,7 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
             // Frame cells keep each field's newest level.
 #pragma unroll
             for (int f = 0; f < NS; ++f) {
-              out[f][s - 1][j] = (row_bnd || col_bnd[j]) ? win[f][s - 2 + NL][j][WL - 1 - R]
+              out[f][s - 1][j] = (Framed && (row_bnd || col_bnd[j])) ? win[f][s - 2 + NL][j][WL - 1 - R]
                                                          : static_cast<Scalar>(component(v, f));
             }
           }
@@ -808,26 +813,28 @@ struct Kernel {
   using Tr = Traits<Stencil, SlowIs0>;
   using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar, FieldKinds...>());
   static constexpr int fields = static_cast<int>(sizeof...(FieldKinds));
-  /// Mapped: the instantiation whose loads go through periodic / mirror rules.
-  template <bool Mapped = false>
+  /// Mapped: the instantiation whose loads go through periodic / mirror rules;
+  /// Framed: the one that keeps fixed sides' frame (every instantiation but a
+  /// mapped one for a domain without fixed sides).
+  template <bool Mapped = false, bool Framed = true>
   static constexpr auto function() {
-    return &ebisu2d_kernel<Tr, Eval, Scalar, Depth, SlowIs0, Mapped, fields, NS, NL,
+    return &ebisu2d_kernel<Tr, Eval, Scalar, Depth, SlowIs0, Mapped, Framed, fields, NS, NL,
                            reads_older_levels_around<NS, NL, FieldKinds...>()>;
   }
 
   /// The registers and local memory of the instantiation that runs (the mapped
   /// one may take more registers, and so fewer blocks per SM).
-  template <bool Mapped = false>
+  template <bool Mapped = false, bool Framed = true>
   static const cudaFuncAttributes& attributes() {
     static const cudaFuncAttributes attr = [] {
       cudaFuncAttributes a{};
-      EBISU_CUDA_CHECK(cudaFuncGetAttributes(&a, function<Mapped>()), "ebisu2d_kernel");
+      EBISU_CUDA_CHECK(cudaFuncGetAttributes(&a, function<Mapped, Framed>()), "ebisu2d_kernel");
       return a;
     }();
     return attr;
   }
-  static const cudaFuncAttributes& attributes(bool mapped) {
-    return mapped ? attributes<true>() : attributes<false>();
+  static const cudaFuncAttributes& attributes(bool mapped, bool framed = true) {
+    return !mapped ? attributes<false>() : framed ? attributes<true>() : attributes<true, false>();
   }
 };
 
@@ -893,6 +900,11 @@ struct SmTiling2D {
     int deeper_depth = 0;  ///< the next usable depth above a free choice (0: none or forced; PlanSM3D's)
   };
 
+  /// Whether some cell of u keeps its value under `rules` (else the mapped
+  /// kernel runs without the frame's selects).
+  static bool has_frame(const ViewType& u, const BoundaryRules& rules) {
+    return axis_rules(u, rules, 0, R).has_frame() || axis_rules(u, rules, 1, R).has_frame();
+  }
   static void extents(const ViewType& u, int& ns, int& nf) {
     ns = static_cast<int>(u.extent(slow_is_0 ? 0 : 1));
     nf = static_cast<int>(u.extent(slow_is_0 ? 1 : 0));
@@ -929,7 +941,8 @@ struct SmTiling2D {
     lim.max_depth = max_depth;
     lim.depth_mask = depth_mask;
     const bool mapped = !policy.boundaries().all_fixed();
-    lim.regs_per_thread = K::attributes(mapped).numRegs;
+    const bool framed = has_frame(u, policy.boundaries());
+    lim.regs_per_thread = K::attributes(mapped, framed).numRegs;
     // Fixed-block kernels: blocks per SM follow the registers of the depth that
     // runs (their launch bounds make room for three at depth <= 8). The others
     // keep the deepest one's count, as in the model's calibration: extra blocks
@@ -942,7 +955,7 @@ struct SmTiling2D {
     unsigned usable_depths = depth_mask;
     ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(0, [&](auto kernel) {
       constexpr int d = decltype(kernel)::depth;
-      const cudaFuncAttributes& a = kernel.attributes(mapped);
+      const cudaFuncAttributes& a = kernel.attributes(mapped, framed);
       if (Tr::block_threads > 0) lim.regs_by_depth[d] = a.numRegs;
       if (NQ > 1 && d > 1 && (a.localSizeBytes > 0 || a.numRegs >= 255)) usable_depths &= ~(1u << d);
     }, kinds);
@@ -962,8 +975,8 @@ struct SmTiling2D {
     [[maybe_unused]] int kind = 0;
     ((field_accesses += kind++ < NE ? 0.0 : (FieldKinds::centre_only ? 1.0 : box_reads)), ...);
     lim.field_accesses_per_cell = field_accesses;
-    if (K::attributes(mapped).maxThreadsPerBlock < lim.max_threads) {
-      lim.max_threads = K::attributes(mapped).maxThreadsPerBlock / 32 * 32;
+    if (K::attributes(mapped, framed).maxThreadsPerBlock < lim.max_threads) {
+      lim.max_threads = K::attributes(mapped, framed).maxThreadsPerBlock / 32 * 32;
     }
 
     TuningKnobs knobs = policy.knobs();
@@ -1124,6 +1137,7 @@ struct SmTiling2D {
     Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu2d::" + label);
     const BoundaryRules& rules = policy.boundaries();
     const bool mapped = !rules.all_fixed();
+    const bool framed = has_frame(u, rules);
     int done = 0;
     auto launch = [&](const Plan2D& p) {
       Buffers b;
@@ -1147,8 +1161,10 @@ struct SmTiling2D {
           function<<<p.blocks, p.threads, p.smem_bytes, stream>>>(eval, b.src, b.dst, geometry, field_rows, b.state);
           EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu2d_kernel");
         };
-        if (mapped) {
+        if (mapped && framed) {
           start(kernel.template function<true>(), g);
+        } else if (mapped) {
+          start(kernel.template function<true, false>(), g);
         } else {
           start(kernel.template function<false>(), static_cast<const ebisu2d::Geometry&>(g));
         }
@@ -1171,11 +1187,11 @@ struct SmTiling2D {
     for (const Plan2D& p : plan.remainder) {
       report.plan += " + 1 of depth " + std::to_string(p.depth) + " [" + p.describe() + "]";
     }
-    int depth_regs = K::attributes(mapped).numRegs;
+    int depth_regs = K::attributes(mapped, framed).numRegs;
     std::size_t depth_local = 0;
     ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(depth, [&](auto kernel) {
-      depth_regs = kernel.attributes(mapped).numRegs;
-      depth_local = kernel.attributes(mapped).localSizeBytes;
+      depth_regs = kernel.attributes(mapped, framed).numRegs;
+      depth_local = kernel.attributes(mapped, framed).localSizeBytes;
     }, kinds);
     report.plan += "; regs/thread " + std::to_string(depth_regs) +
                    (depth_local > 0 ? ", local memory " + std::to_string(depth_local) + " B" : "") + " on " + dev.name;

@@ -499,7 +499,6 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
     // Planes beyond a fixed face are not loaded (the frame keeps its value).
     const int z_start = seg0 - T * R > 0 || g.z.lo != Boundary::fixed ? seg0 - T * R : 0;
     const int z_end = seg1 + T * R < g.nz || g.z.hi != Boundary::fixed ? seg1 + T * R : g.nz;
-    const bool z_inside = z_start >= 0 && z_end <= g.nz;
     const long mapped_column = static_cast<long>(x_in ? x_src : 0) * g.ssx + static_cast<long>(y_src[0]) * g.ssy;
     long mapped_row[CY];  // cell j's row offset from cell 0's (j ssy inside the y sides)
 #pragma unroll
@@ -529,7 +528,7 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
     // `ring_slot` (the thread's own cells).
     auto request = [&](int z, int slot, int field_slot, int ring_slot) {
       if constexpr (NQF + NRF > 0) {
-        const long fz = static_cast<long>(Mapped ? (z < z_end ? g.z_planes.source(z) : 0) : z) * g.fsz;
+        const long fz = static_cast<long>(Mapped ? g.z_planes.source(z < z_end ? z : 0) : z) * g.fsz;
         const long fx = Mapped ? (x_in ? x_src : 0) : gx;
         static_for<NF>([&](auto F_) {
           constexpr int f = decltype(F_)::value;
@@ -561,9 +560,8 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
           }
         }
       } else {
-        // Pieces inside the z sides (all but a tile's first and last) stream
-        // z itself; the others look their planes up (|z - inside| <= T R).
-        const int zs = z_inside ? z : (z < z_end ? g.z_planes.source(z) : 0);
+        // Planes beyond a z side are looked up (|z - inside| <= T R); planes from z_end on are not loaded.
+        const int zs = g.z_planes.source(z < z_end ? z : 0);
         const long column = static_cast<long>(zs) * g.ssz + mapped_column;
 #pragma unroll
         for (int j = 0; j < CY; ++j) {
