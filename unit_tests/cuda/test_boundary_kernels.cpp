@@ -235,6 +235,41 @@ TEST(cuda, device_tiling_kept_runs) {
   check_kept_runs<2>("j2d9pt");
 }
 
+// SM tiling's deep one-level kernels run a piece whose tile lies inside the
+// frame without the frame's selects, the others with them: domains of several
+// strips and many pieces per strip (interior pieces and edge pieces in one
+// launch), depths 8 and 10 forced, step counts that are not a multiple of the
+// depth, fixed sides and a fixed axis beside a periodic one, both layouts, the
+// row-queue (j2d5pt) and partial-sum (j2d9pt-gol) kernels.
+template <class Shape>
+void check_interior_pieces(const std::string& name) {
+  using S = EbisuKokkos::LinearStencil<2, 1, Shape>;
+  const std::vector<long double> w = mirror_symmetric_weights(preset_offsets(name));
+  const S stencil = stencil_with<S>(w);
+  const Update update = linear_update(preset_offsets(name), w);
+  const Boundary P = Boundary::periodic, F = Boundary::fixed;
+  const std::vector<Rules> rule_sets{all(F), Rules{{{P, P}, {F, F}, {F, F}}}};
+  const Extents n = quick() ? Extents{530, 60, 1} : Extents{530, 770, 1};
+  for (size_t v = 0; v < rule_sets.size(); ++v) {
+    for (int steps : {10, 21}) {
+      const Field init = random_field(n, 29u + static_cast<unsigned>(v * 7 + steps));
+      const Field ref = reference_run_with(init, 2, 1, update, steps, rule_sets[v]);
+      for (int depth : {8, 10}) {
+        const std::string plan = run_on_kernel<double, Kokkos::LayoutRight>(name, stencil, init, ref, steps,
+                                                                            rule_sets[v], Strategy::sm_tiling, depth);
+        EXPECT_NE(plan.find("depth " + std::to_string(depth)), std::string::npos) << plan;
+        run_on_kernel<double, Kokkos::LayoutLeft>(name, stencil, init, ref, steps, rule_sets[v], Strategy::sm_tiling,
+                                                  depth);
+      }
+    }
+  }
+}
+
+TEST(cuda, boundary_kernels_interior_pieces) {
+  check_interior_pieces<EbisuKokkos::StarShape>("j2d5pt");
+  check_interior_pieces<EbisuKokkos::BoxShape>("j2d9pt-gol");
+}
+
 // Periodic sides need no symmetry: the presets' distinct weights, periodic and
 // fixed sides only.
 TEST(cuda, boundary_kernels_periodic_any_stencil) {

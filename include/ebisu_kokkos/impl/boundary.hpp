@@ -76,6 +76,8 @@ struct AxisRules {
   }
   /// Whether every side is fixed (the kernels then load without the rule).
   KOKKOS_FORCEINLINE_FUNCTION bool all_fixed() const { return lo == Boundary::fixed && hi == Boundary::fixed; }
+  /// Whether no cell of [a, b) keeps its value.
+  KOKKOS_FORCEINLINE_FUNCTION bool frame_free(int a, int b) const { return a >= frame_lo && b <= frame_lo + frame_span; }
   /// Whether some cell keeps its value (a fixed side, or a mirror side's image of one).
   KOKKOS_FORCEINLINE_FUNCTION bool has_frame() const { return lo == Boundary::fixed || hi == Boundary::fixed; }
   /// Whether cell x has a value to load: inside, or beyond a periodic or mirror side.

@@ -435,16 +435,18 @@ using GeometryFor = std::conditional_t<Mapped, MappedGeometry, Geometry>;
 
 // The blocks per SM ptxas must fit (__launch_bounds__): three for the
 // fixed-block-size kernels up to depth 8, and at depth 10 for one linear field
-// with a frame's selects only when it loads directly, or with mapped loads
-// and no frame (168 registers, no spills with `gather`; the mapped kernel with
-// a frame and the functor ones would spill: 32 B for the mapped j2d5pt one). At depth 10, three blocks of 4 warps instead of
+// with a frame's selects only when it loads directly, or with mapped loads,
+// no frame and the row exchange (168 registers, no spills with `gather`; the
+// others would spill: 32 B for j2d5pt's mapped kernel with a frame, 40-72 B
+// for j2d9pt-gol's partial sums without one, which ran 707 against 889
+// GCells/s at depth 8, H200 2026-11-30). At depth 10, three blocks of 4 warps instead of
 // two ran j2d5pt 8192^2 968 against 870 GCells/s and j2d9pt-gol 882 against
 // 790 (H200, 2026-11-29); at 2048^2, where the shorter runs per block cost
 // more than the warps gain (450 against 534), the model's depth-8 plan runs.
-template <class Tr, int T, bool Mapped, int NF>
+template <class Tr, int T, bool Mapped, bool Framed, int NF>
 constexpr int blocks_per_sm_bound() {
   if (Tr::block_threads == 0 || NF != 0) return 1;
-  return T <= 8 || (T <= 10 && Tr::is_linear && !Mapped) ? 3 : 1;
+  return T <= 8 || (T <= 10 && Tr::is_linear && (!Mapped || (!Framed && !Tr::partial_sums))) ? 3 : 1;
 }
 
 // T: the depth (time steps per launch) of this instantiation. NF: the other
@@ -456,7 +458,7 @@ constexpr int blocks_per_sm_bound() {
 template <class Tr, class Eval, class Scalar, int T, bool SlowIs0, bool Mapped, bool Framed, int NF, int NS = 1,
           int NL = 1, bool OlderAround = true>
 __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kMaxThreads,
-                                  blocks_per_sm_bound<Tr, T, Mapped && Framed, NF>())
+                                  blocks_per_sm_bound<Tr, T, Mapped, Framed, NF>())
     ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const GeometryFor<Mapped> g,
                    const FieldRows<Scalar, NF - (NS * NL - 1)> fields, const StateRows<Scalar, NS * NL> state) {
   constexpr int R = Tr::R;
@@ -534,266 +536,290 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
       col_src[j] = Mapped && col_in[j] ? g.fast.source(x) : 0;
     }
 
-    // win[f][k]: the last WL rows of field f's stream k at this thread's
-    // columns (one level: stream s is step s, stream 0 the input). acc[s]:
-    // partial-sum mode, the own-column part of the next output row of step s + 1.
-    Scalar win[NS][NSTR][CX][WL];
-    Scalar acc[T][CX];
+    // The row loop of this piece; framed_piece: with the frame's per-cell selects.
+    const auto stream_piece = [&](auto FramedPiece_) {
+      constexpr bool framed_piece = decltype(FramedPiece_)::value;
+      // win[f][k]: the last WL rows of field f's stream k at this thread's
+      // columns (one level: stream s is step s, stream 0 the input). acc[s]:
+      // partial-sum mode, the own-column part of the next output row of step s + 1.
+      Scalar win[NS][NSTR][CX][WL];
+      Scalar acc[T][CX];
 #pragma unroll
-    for (int s = 0; s < T; ++s)
+      for (int s = 0; s < T; ++s)
 #pragma unroll
-      for (int j = 0; j < CX; ++j) acc[s][j] = Scalar(0);
+        for (int j = 0; j < CX; ++j) acc[s][j] = Scalar(0);
 #pragma unroll
-    for (int f = 0; f < NS; ++f)
+      for (int f = 0; f < NS; ++f)
 #pragma unroll
-      for (int k = 0; k < NSTR; ++k)
+        for (int k = 0; k < NSTR; ++k)
 #pragma unroll
-        for (int j = 0; j < CX; ++j)
+          for (int j = 0; j < CX; ++j)
 #pragma unroll
-          for (int d = 0; d < WL; ++d) win[f][k][j][d] = Scalar(0);
+            for (int d = 0; d < WL; ++d) win[f][k][j][d] = Scalar(0);
 
-    auto ring_at = [&](int q, int slot, int j) { return ring + ((q * (P + 1) + slot) * CX + j) * nthreads + m; };
-    // Row y of every state level into ring slot `slot`, and of every field into queue row `field_slot`.
-    auto request_row = [&](int y, int slot, int field_slot) {
-      const int fslot = field_slot * field_row + PADM + m;
-      // Rows beyond a slow side are looked up (|y - inside| <= T R); rows from y_end on are not loaded.
-      int sy = y;
-      if constexpr (Mapped) sy = g.slow_rows.source(y < y_end ? y : 0);
-#pragma unroll
-      for (int j = 0; j < CX; ++j) {
-        const bool valid = y < y_end && col_in[j];
-        const int sx = Mapped ? col_src[j] : gx0 + j;
-#pragma unroll
-        for (int q = 0; q < NQ; ++q) {
-          const Scalar* level = q == 0 ? src : state.in[q];
-          const long stride = q == 0 ? g.src_stride : state.in_stride[q];
-          // Fixed sides: the row's address plus a constant per column (with
-          // the int gx0 + j in it, the depth-10 j2d5pt kernel had 7% more
-          // instructions and ran 2% slower, H200 2026-11-29).
-          const Scalar* from = Mapped ? level + static_cast<long>(sy) * stride + sx
-                                      : level + gx0 + static_cast<long>(sy) * stride + j;
-          async_copy_or_zero(ring_at(q, slot, j), valid ? from : src, valid);
-        }
-#pragma unroll
-        for (int k = 0; k < NRO; ++k) {
-          const Scalar* f = fields.data[k];
-          async_copy_or_zero(field_queue + k * FQ * field_row + fslot + j * plane,
-                             valid ? f + static_cast<long>(sy) * fields.stride[k] + sx : f, valid);
-        }
-      }
-      async_commit();
-    };
-    for (int p = 0; p < P; ++p) request_row(y_start + p, p, p);
-    // Field queue row of input row y_start + it: it mod FQ, kept by increments
-    // (a modulo per stage and row measured as a large share of the field kernels' issue slots).
-    int field_now = 0;
-
-    const int n_iter = seg1 - y_start + T * (R + 1);
-
-    // `gather` (one field of radius 1 in row exchange, no read-only fields;
-    // see its use below). At most 24 values: a box functor's row would hold 6
-    // per stage, 60 at depth 10, and spill. Radius 2 keeps the general path:
-    // j2d9pt (depth 6) ran 3% slower gathered.
-    constexpr bool gather = !PS && NQ == 1 && NRO == 0 && R == 1 && T * OffThreadReads<Tr>::count <= 24;
-    // The row loop unrolled W times: the register windows then rotate by
-    // renaming instead of being copied every row (~130 copies per row at depth
-    // 10). H200, 2026-11-29: gathered j2d5pt 8192^2 969 -> 1114 GCells/s; up to
-    // depth 8, j2d9pt (depth 6) 563 -> 726, j2d25pt (depth 4) 300 -> 319,
-    // periodic j2d9pt-gol 675 -> 783, a box functor 780 -> 834. Kept in one
-    // body where unrolling measured slower or spills: the deeper kernels that
-    // do not gather (depth-10 partial sums spill, j2d9pt-gol 890 -> 795);
-    // read-only fields (source term 670 -> 645, variable heat 386 -> 365 at
-    // depth 4); periodic / mirror functors (16 B of spills at the three-block
-    // bound, 698 -> 677); several state levels (the windows turn every
-    // W + (NL - 1)(R + 1) rows, and the depth-8 wave kernel spills).
-    constexpr int row_unroll =
-        gather || (NQ == 1 && NRO == 0 && T <= 8 && (Tr::is_linear || !Mapped)) ? Tr::W : 1;
-#pragma unroll row_unroll
-    for (int it = 0; it < n_iter; ++it) {
-      // Row exchange: queue offsets of the rows stored in iterations
-      // it + 1 + e - QL (e = 0 .. QL - 2, oldest first). Partial sums: the
-      // buffer written in the previous iteration is read, the other written.
-      int slot[QL - 1];
-#pragma unroll
-      for (int e = 0; e < QL - 1; ++e) slot[e] = ((it + 1 + e) % QL) * CX * plane + PADM + m;
-      const int read_buf = ((it + 1) & 1) * E * plane + PADM + m;
-      const int write_buf = (it & 1) * E * plane + PADM + m;
-
-      // Shifts the newest row of field f's stream k into its window, then
-      // puts what the next stages need of it in shared memory.
-      auto push = [&](auto F_, auto K_, const auto& row) {  // row: Scalar[CX] (an array parameter here crashes nvcc 13.0's front end)
-        constexpr int f = decltype(F_)::value;
-        constexpr int k = decltype(K_)::value;
+      auto ring_at = [&](int q, int slot, int j) { return ring + ((q * (P + 1) + slot) * CX + j) * nthreads + m; };
+      // Row y of every state level into ring slot `slot`, and of every field into queue row `field_slot`.
+      auto request_row = [&](int y, int slot, int field_slot) {
+        const int fslot = field_slot * field_row + PADM + m;
+        // Rows beyond a slow side are looked up (|y - inside| <= T R); rows from y_end on are not loaded.
+        int sy = y;
+        if constexpr (Mapped) sy = g.slow_rows.source(y < y_end ? y : 0);
 #pragma unroll
         for (int j = 0; j < CX; ++j) {
+          const bool valid = y < y_end && col_in[j];
+          const int sx = Mapped ? col_src[j] : gx0 + j;
 #pragma unroll
-          for (int d = 0; d < WL - 1; ++d) win[f][k][j][d] = win[f][k][j][d + 1];
-          win[f][k][j][WL - 1] = row[j];
-        }
-        if constexpr (PS) {
-          Scalar* out_buf = smem + k * stage_stride + write_buf;
-          static_for<CX>([&](auto J_) {
-            constexpr int j = decltype(J_)::value;
-            acc[k][j] = own_columns_sum<Tr, j>(eval, win[0][k]);
-          });
-          static_for<Tr::W>([&](auto D_) {
-            constexpr int d = decltype(D_)::value - R;
-            static_for<CX>([&](auto J_) {
-              constexpr int jp = decltype(J_)::value;
-              if constexpr (Export<Tr, d, jp>::exported) {
-                out_buf[Export<Tr, d, jp>::index * plane] = column_partial_sum<Tr, d, jp>(eval, win[0][k]);
-              }
-            });
-          });
-        } else {
-          const int wslot = (it % QL) * CX * plane + PADM + m;
-          Scalar* q = queue_of(k, f);
+          for (int q = 0; q < NQ; ++q) {
+            const Scalar* level = q == 0 ? src : state.in[q];
+            const long stride = q == 0 ? g.src_stride : state.in_stride[q];
+            // Fixed sides: the row's address plus a constant per column (with
+            // the int gx0 + j in it, the depth-10 j2d5pt kernel had 7% more
+            // instructions and ran 2% slower, H200 2026-11-29).
+            const Scalar* from = Mapped ? level + static_cast<long>(sy) * stride + sx
+                                        : level + gx0 + static_cast<long>(sy) * stride + j;
+            async_copy_or_zero(ring_at(q, slot, j), valid ? from : src, valid);
+          }
 #pragma unroll
-          for (int j = 0; j < CX; ++j) q[wslot + j * plane] = win[f][k][j][WL - 1 - R + K];
+          for (int k = 0; k < NRO; ++k) {
+            const Scalar* f = fields.data[k];
+            async_copy_or_zero(field_queue + k * FQ * field_row + fslot + j * plane,
+                               valid ? f + static_cast<long>(sy) * fields.stride[k] + sx : f, valid);
+          }
         }
+        async_commit();
       };
+      for (int p = 0; p < P; ++p) request_row(y_start + p, p, p);
+      // Field queue row of input row y_start + it: it mod FQ, kept by increments
+      // (a modulo per stage and row measured as a large share of the field kernels' issue slots).
+      int field_now = 0;
 
-      // In general all stages read first, then all stages write: every value a
-      // stage reads (the previous stages' register windows and shared memory
-      // written in earlier iterations) predates this row's updates, so
-      // computing every output before the first shared-memory store leaves the
-      // compiler free to interleave the t independent stages (loads may not
-      // move above a store that could alias them).
-      // `gather`: every stage's values from the other threads first, then stage by stage from the
-      // deepest, each stage's output pushed once no later stage reads its
-      // stream's old rows, so that the row's first store pins all its loads
-      // above it (a load may not move below a store that could alias it).
-      // With the loads inside each stage, the depth-10 j2d5pt kernel capped
-      // at 168 registers spilled and ran 800 against 968 GCells/s (8192^2,
-      // H200, 2026-11-29, perf-notes-2d.md).
-      constexpr int NOFF = OffThreadReads<Tr>::count > 0 ? OffThreadReads<Tr>::count : 1;
-      [[maybe_unused]] Scalar off[T][NOFF];
-      if constexpr (gather) {
-        static_for<T>([&](auto S_) {
-          constexpr int s = decltype(S_)::value;  // stage s + 1 reads stream s
-          const Scalar* q = queue_of(s, 0);
-          static_for<CX + 2 * R>([&](auto C_) {
-            constexpr int jj = decltype(C_)::value - R;
-            static_for<2 * R + 1>([&](auto D_) {
-              constexpr int r = decltype(D_)::value - R;
-              if constexpr (OffThreadRead<Tr, jj, r>::index >= 0) {
-                off[s][OffThreadRead<Tr, jj, r>::index] = ThreadColumn<jj, CX>::read(q, slot[K + r], plane);
-              }
-            });
-          });
-        });
-      }
-      Scalar out[NS][T][CX];
-      const auto compute_stage = [&](auto S_) {
-        constexpr int s = decltype(S_)::value + 1;  // 1 .. T
-        // Always computed (no branch: all stages of the row interleave);
-        // rows outside a stage's useful range only feed rows never stored.
-        const int c = y_start + it - s * (R + 1);
-        const bool row_bnd = g.slow.frame(c);
-        static_for<CX>([&](auto J_) {
-          constexpr int j = decltype(J_)::value;
+      const int n_iter = seg1 - y_start + T * (R + 1);
+
+      // `gather` (one field of radius 1 in row exchange, no read-only fields;
+      // see its use below). At most 24 values: a box functor's row would hold 6
+      // per stage, 60 at depth 10, and spill. Radius 2 keeps the general path:
+      // j2d9pt (depth 6) ran 3% slower gathered.
+      constexpr bool gather = !PS && NQ == 1 && NRO == 0 && R == 1 && T * OffThreadReads<Tr>::count <= 24;
+      // The row loop unrolled W times: the register windows then rotate by
+      // renaming instead of being copied every row (~130 copies per row at depth
+      // 10). H200, 2026-11-29: gathered j2d5pt 8192^2 969 -> 1114 GCells/s; up to
+      // depth 8, j2d9pt (depth 6) 563 -> 726, j2d25pt (depth 4) 300 -> 319,
+      // periodic j2d9pt-gol 675 -> 783, a box functor 780 -> 834. Kept in one
+      // body where unrolling measured slower or spills: the deeper kernels that
+      // do not gather (depth-10 partial sums spill, j2d9pt-gol 890 -> 795);
+      // read-only fields (source term 670 -> 645, variable heat 386 -> 365 at
+      // depth 4); periodic / mirror functors (16 B of spills at the three-block
+      // bound, 698 -> 677); several state levels (the windows turn every
+      // W + (NL - 1)(R + 1) rows, and the depth-8 wave kernel spills).
+      constexpr int row_unroll =
+          gather || (NQ == 1 && NRO == 0 && T <= 8 && (Tr::is_linear || !Mapped)) ? Tr::W : 1;
+#pragma unroll row_unroll
+      for (int it = 0; it < n_iter; ++it) {
+        // Row exchange: queue offsets of the rows stored in iterations
+        // it + 1 + e - QL (e = 0 .. QL - 2, oldest first). Partial sums: the
+        // buffer written in the previous iteration is read, the other written.
+        int slot[QL - 1];
+#pragma unroll
+        for (int e = 0; e < QL - 1; ++e) slot[e] = ((it + 1 + e) % QL) * CX * plane + PADM + m;
+        const int read_buf = ((it + 1) & 1) * E * plane + PADM + m;
+        const int write_buf = (it & 1) * E * plane + PADM + m;
+
+        // Shifts the newest row of field f's stream k into its window, then
+        // puts what the next stages need of it in shared memory.
+        auto push = [&](auto F_, auto K_, const auto& row) {  // row: Scalar[CX] (an array parameter here crashes nvcc 13.0's front end)
+          constexpr int f = decltype(F_)::value;
+          constexpr int k = decltype(K_)::value;
+#pragma unroll
+          for (int j = 0; j < CX; ++j) {
+#pragma unroll
+            for (int d = 0; d < WL - 1; ++d) win[f][k][j][d] = win[f][k][j][d + 1];
+            win[f][k][j][WL - 1] = row[j];
+          }
           if constexpr (PS) {
-            const Scalar* in_buf = smem + (s - 1) * stage_stride + read_buf;
-            Scalar v = acc[s - 1][j];
+            Scalar* out_buf = smem + k * stage_stride + write_buf;
+            static_for<CX>([&](auto J_) {
+              constexpr int j = decltype(J_)::value;
+              acc[k][j] = own_columns_sum<Tr, j>(eval, win[0][k]);
+            });
             static_for<Tr::W>([&](auto D_) {
               constexpr int d = decltype(D_)::value - R;
-              constexpr int jj = j + d;
-              if constexpr (HasFastOffset<Tr, d>::value && !(jj >= 0 && jj < CX)) {
-                using Column = ThreadColumn<jj, CX>;
-                v += in_buf[Export<Tr, d, Column::jp>::index * plane + Column::mo];
-              }
-            });
-            out[0][s - 1][j] = (Framed && (row_bnd || col_bnd[j])) ? win[0][s - 1][j][R] : v;
-          } else {
-            // Level Q of the state (field Q / NL, level Q % NL) as stage s reads it.
-            const auto level = [&](auto Q_) {
-              using Read = StreamRead<Tr, T, NS, NL, OlderAround, Scalar, SlowIs0, j, s, decltype(Q_)::value>;
-              return typename Read::Accessor{win[Read::field][Read::stream], queue_of(Read::stream, Read::field), slot,
-                                             plane};
-            };
-            // Queue slots of field rows c-R..c+R, c = y_start + it - s (R+1): rows before y_start (the
-            // pipeline fill, never stored) wrap to the end of the queue like the others.
-            int fslot[2 * R + 1];
-#pragma unroll
-            for (int d = 0; d <= 2 * R; ++d) {
-              int row = field_now + (FQ - s * (R + 1) + d - R);  // the constant lies in [P + 1, FQ + R]
-              row = row >= FQ ? row - FQ : row;
-              fslot[d] = row * field_row + PADM + m;
-            }
-            const auto v = [&] {
-              if constexpr (gather) {
-                const GatheredCellAccessor<Tr, Scalar, SlowIs0, j> at{win[0][s - 1], off[s - 1]};
-                if constexpr (Tr::is_linear) {
-                  return own_columns_first_sum<Tr, j>(eval, at);
-                } else {
-                  return eval(at);
+              static_for<CX>([&](auto J_) {
+                constexpr int jp = decltype(J_)::value;
+                if constexpr (Export<Tr, d, jp>::exported) {
+                  out_buf[Export<Tr, d, jp>::index * plane] = column_partial_sum<Tr, d, jp>(eval, win[0][k]);
                 }
-              } else {
-                return evaluate_stage<R, CX, SlowIs0, j>(eval, level, std::make_integer_sequence<int, NQ>{},
-                                                         field_queue, FQ * field_row, fslot, plane,
-                                                         std::make_index_sequence<NRO>{});
+              });
+            });
+          } else {
+            const int wslot = (it % QL) * CX * plane + PADM + m;
+            Scalar* q = queue_of(k, f);
+#pragma unroll
+            for (int j = 0; j < CX; ++j) q[wslot + j * plane] = win[f][k][j][WL - 1 - R + K];
+          }
+        };
+
+        // In general all stages read first, then all stages write: every value a
+        // stage reads (the previous stages' register windows and shared memory
+        // written in earlier iterations) predates this row's updates, so
+        // computing every output before the first shared-memory store leaves the
+        // compiler free to interleave the t independent stages (loads may not
+        // move above a store that could alias them).
+        // `gather`: every stage's values from the other threads first, then stage by stage from the
+        // deepest, each stage's output pushed once no later stage reads its
+        // stream's old rows, so that the row's first store pins all its loads
+        // above it (a load may not move below a store that could alias it).
+        // With the loads inside each stage, the depth-10 j2d5pt kernel capped
+        // at 168 registers spilled and ran 800 against 968 GCells/s (8192^2,
+        // H200, 2026-11-29, perf-notes-2d.md).
+        constexpr int NOFF = OffThreadReads<Tr>::count > 0 ? OffThreadReads<Tr>::count : 1;
+        [[maybe_unused]] Scalar off[T][NOFF];
+        if constexpr (gather) {
+          static_for<T>([&](auto S_) {
+            constexpr int s = decltype(S_)::value;  // stage s + 1 reads stream s
+            const Scalar* q = queue_of(s, 0);
+            static_for<CX + 2 * R>([&](auto C_) {
+              constexpr int jj = decltype(C_)::value - R;
+              static_for<2 * R + 1>([&](auto D_) {
+                constexpr int r = decltype(D_)::value - R;
+                if constexpr (OffThreadRead<Tr, jj, r>::index >= 0) {
+                  off[s][OffThreadRead<Tr, jj, r>::index] = ThreadColumn<jj, CX>::read(q, slot[K + r], plane);
+                }
+              });
+            });
+          });
+        }
+        Scalar out[NS][T][CX];
+        const auto compute_stage = [&](auto S_) {
+          constexpr int s = decltype(S_)::value + 1;  // 1 .. T
+          // Always computed (no branch: all stages of the row interleave);
+          // rows outside a stage's useful range only feed rows never stored.
+          const int c = y_start + it - s * (R + 1);
+          const bool row_bnd = g.slow.frame(c);
+          static_for<CX>([&](auto J_) {
+            constexpr int j = decltype(J_)::value;
+            if constexpr (PS) {
+              const Scalar* in_buf = smem + (s - 1) * stage_stride + read_buf;
+              Scalar v = acc[s - 1][j];
+              static_for<Tr::W>([&](auto D_) {
+                constexpr int d = decltype(D_)::value - R;
+                constexpr int jj = j + d;
+                if constexpr (HasFastOffset<Tr, d>::value && !(jj >= 0 && jj < CX)) {
+                  using Column = ThreadColumn<jj, CX>;
+                  v += in_buf[Export<Tr, d, Column::jp>::index * plane + Column::mo];
+                }
+              });
+              out[0][s - 1][j] = (framed_piece && (row_bnd || col_bnd[j])) ? win[0][s - 1][j][R] : v;
+            } else {
+              // Level Q of the state (field Q / NL, level Q % NL) as stage s reads it.
+              const auto level = [&](auto Q_) {
+                using Read = StreamRead<Tr, T, NS, NL, OlderAround, Scalar, SlowIs0, j, s, decltype(Q_)::value>;
+                return typename Read::Accessor{win[Read::field][Read::stream], queue_of(Read::stream, Read::field), slot,
+                                               plane};
+              };
+              // Queue slots of field rows c-R..c+R, c = y_start + it - s (R+1): rows before y_start (the
+              // pipeline fill, never stored) wrap to the end of the queue like the others.
+              int fslot[2 * R + 1];
+#pragma unroll
+              for (int d = 0; d <= 2 * R; ++d) {
+                int row = field_now + (FQ - s * (R + 1) + d - R);  // the constant lies in [P + 1, FQ + R]
+                row = row >= FQ ? row - FQ : row;
+                fslot[d] = row * field_row + PADM + m;
               }
-            }();
-            // Frame cells keep each field's newest level.
+              const auto v = [&] {
+                if constexpr (gather) {
+                  const GatheredCellAccessor<Tr, Scalar, SlowIs0, j> at{win[0][s - 1], off[s - 1]};
+                  if constexpr (Tr::is_linear) {
+                    return own_columns_first_sum<Tr, j>(eval, at);
+                  } else {
+                    return eval(at);
+                  }
+                } else {
+                  return evaluate_stage<R, CX, SlowIs0, j>(eval, level, std::make_integer_sequence<int, NQ>{},
+                                                           field_queue, FQ * field_row, fslot, plane,
+                                                           std::make_index_sequence<NRO>{});
+                }
+              }();
+              // Frame cells keep each field's newest level.
+#pragma unroll
+              for (int f = 0; f < NS; ++f) {
+                out[f][s - 1][j] = (framed_piece && (row_bnd || col_bnd[j])) ? win[f][s - 2 + NL][j][WL - 1 - R]
+                                                           : static_cast<Scalar>(component(v, f));
+              }
+            }
+          });
+        };
+        if constexpr (gather) {
+          static_for<T>([&](auto I_) {
+            constexpr int s = T - decltype(I_)::value;  // T .. 1
+            compute_stage(std::integral_constant<int, s - 1>{});
+            if constexpr (s < T) push(std::integral_constant<int, 0>{}, std::integral_constant<int, s>{}, out[0][s - 1]);
+          });
+        } else {
+          static_for<T>(compute_stage);
+          static_for<T - 1>([&](auto S_) {  // stages 1 .. T-1; the deepest is stored to dst
+            constexpr int s = decltype(S_)::value + 1;
+            static_for<NS>([&](auto F_) {
+              push(F_, std::integral_constant<int, s - 1 + NL>{}, out[decltype(F_)::value][s - 1]);
+            });
+          });
+        }
+
+        // Load stage: push input row y_start+it (requested P iterations ago),
+        // request row y_start+it+P into the ring slot read in the previous
+        // iteration (the barrier since then ends that read).
+        async_wait<P - 1>();
+        static_for<NQ>([&](auto Q_) {  // level l of field f: stream NL - 1 - l
+          constexpr int q = decltype(Q_)::value;
+          Scalar pf[CX];
+#pragma unroll
+          for (int j = 0; j < CX; ++j) pf[j] = *ring_at(q, it % (P + 1), j);
+          push(std::integral_constant<int, q / NL>{}, std::integral_constant<int, NL - 1 - q % NL>{}, pf);
+        });
+        {
+          const int field_next = field_now + P < FQ ? field_now + P : field_now + P - FQ;
+          request_row(y_start + it + P, (it + P) % (P + 1), field_next);
+        }
+        // The new levels: level l from stage T - l (levels l >= T are the
+        // launch's input levels, already in place).
+        static_for<(T < NL ? T : NL)>([&](auto L_) {
+          constexpr int l = decltype(L_)::value;
+          const int c = y_start + it - (T - l) * (R + 1);
+          if (c >= seg0 && (l == 0 || c < seg1)) {
 #pragma unroll
             for (int f = 0; f < NS; ++f) {
-              out[f][s - 1][j] = (Framed && (row_bnd || col_bnd[j])) ? win[f][s - 2 + NL][j][WL - 1 - R]
-                                                         : static_cast<Scalar>(component(v, f));
+              const int q = f * NL + l;
+              Scalar* d = (q == 0 ? dst + static_cast<long>(c) * g.dst_stride
+                                  : state.out[q] + static_cast<long>(c) * state.out_stride[q]) +
+                          gx0;
+#pragma unroll
+              for (int j = 0; j < CX; ++j)
+                if (col_out[j]) d[j] = out[f][T - 1 - l][j];
             }
           }
         });
-      };
-      if constexpr (gather) {
-        static_for<T>([&](auto I_) {
-          constexpr int s = T - decltype(I_)::value;  // T .. 1
-          compute_stage(std::integral_constant<int, s - 1>{});
-          if constexpr (s < T) push(std::integral_constant<int, 0>{}, std::integral_constant<int, s>{}, out[0][s - 1]);
-        });
+        field_now = field_now + 1 < FQ ? field_now + 1 : 0;
+        __syncthreads();
+      }
+    };
+    // A piece whose tile, halo included, lies inside the frame on both axes
+    // computes no frame cell: the depth-8 one-level kernels run it without
+    // the frame's selects, a second copy of the row loop (a fifth of its
+    // instructions; the edge pieces keep the selects). H200, 2026-11-30,
+    // automatic: j2d5pt 8352^2 1055-1059 -> 1088-1092 GCells/s, j2d9pt-gol
+    // 839-852 -> 881-900. At depth 10 the two copies spilled at the
+    // three-block bound (8-28 B) and ran no faster.
+    constexpr bool split_pieces = Framed && NQ == 1 && NRO == 0 && T == 8 && Tr::block_threads > 0;
+    if constexpr (!Framed) {
+      stream_piece(std::false_type{});
+    } else if constexpr (split_pieces) {
+      const int tile0 = out0 - T * R;
+      if (g.slow.frame_free(seg0 - T * R, seg1 + T * R) && g.fast.frame_free(tile0, tile0 + nthreads * CX)) {
+        stream_piece(std::false_type{});
       } else {
-        static_for<T>(compute_stage);
-        static_for<T - 1>([&](auto S_) {  // stages 1 .. T-1; the deepest is stored to dst
-          constexpr int s = decltype(S_)::value + 1;
-          static_for<NS>([&](auto F_) {
-            push(F_, std::integral_constant<int, s - 1 + NL>{}, out[decltype(F_)::value][s - 1]);
-          });
-        });
+        stream_piece(std::true_type{});
       }
-
-      // Load stage: push input row y_start+it (requested P iterations ago),
-      // request row y_start+it+P into the ring slot read in the previous
-      // iteration (the barrier since then ends that read).
-      async_wait<P - 1>();
-      static_for<NQ>([&](auto Q_) {  // level l of field f: stream NL - 1 - l
-        constexpr int q = decltype(Q_)::value;
-        Scalar pf[CX];
-#pragma unroll
-        for (int j = 0; j < CX; ++j) pf[j] = *ring_at(q, it % (P + 1), j);
-        push(std::integral_constant<int, q / NL>{}, std::integral_constant<int, NL - 1 - q % NL>{}, pf);
-      });
-      {
-        const int field_next = field_now + P < FQ ? field_now + P : field_now + P - FQ;
-        request_row(y_start + it + P, (it + P) % (P + 1), field_next);
-      }
-      // The new levels: level l from stage T - l (levels l >= T are the
-      // launch's input levels, already in place).
-      static_for<(T < NL ? T : NL)>([&](auto L_) {
-        constexpr int l = decltype(L_)::value;
-        const int c = y_start + it - (T - l) * (R + 1);
-        if (c >= seg0 && (l == 0 || c < seg1)) {
-#pragma unroll
-          for (int f = 0; f < NS; ++f) {
-            const int q = f * NL + l;
-            Scalar* d = (q == 0 ? dst + static_cast<long>(c) * g.dst_stride
-                                : state.out[q] + static_cast<long>(c) * state.out_stride[q]) +
-                        gx0;
-#pragma unroll
-            for (int j = 0; j < CX; ++j)
-              if (col_out[j]) d[j] = out[f][T - 1 - l][j];
-          }
-        }
-      });
-      field_now = field_now + 1 < FQ ? field_now + 1 : 0;
-      __syncthreads();
+    } else {
+      stream_piece(std::true_type{});
     }
     async_wait_all();  // the next piece reuses the ring
     // Field rows requested near the end of this piece land in slots that the
