@@ -439,10 +439,11 @@ using GeometryFor = std::conditional_t<Mapped, MappedGeometry, Geometry>;
 // no frame and the row exchange (168 registers, no spills with `gather`; the
 // others would spill: 32 B for j2d5pt's mapped kernel with a frame, 40-72 B
 // for j2d9pt-gol's partial sums without one, which ran 707 against 889
-// GCells/s at depth 8, H200 2026-11-30). At depth 10, three blocks of 4 warps instead of
-// two ran j2d5pt 8192^2 968 against 870 GCells/s and j2d9pt-gol 882 against
-// 790 (H200, 2026-11-29); at 2048^2, where the shorter runs per block cost
-// more than the warps gain (450 against 534), the model's depth-8 plan runs.
+// GCells/s at depth 8, H200 2026-11-30). At depth 10, three blocks of 4
+// warps instead of two ran j2d5pt 8192^2 968 against 870 GCells/s and
+// j2d9pt-gol 882 against 790 (H200, 2026-11-29); at 2048^2, where the shorter
+// runs per block cost more than the warps gain (450 against 534), the model's
+// depth-8 plan runs.
 template <class Tr, int T, bool Mapped, bool Framed, int NF>
 constexpr int blocks_per_sm_bound() {
   if (Tr::block_threads == 0 || NF != 0) return 1;
