@@ -235,8 +235,9 @@ TEST(cuda, device_tiling_kept_runs) {
   check_kept_runs<2>("j2d9pt");
 }
 
-// SM tiling's deep one-level kernels run a piece whose tile lies inside the
-// frame without the frame's selects, the others with them: domains of several
+// SM tiling's depth-8 one-level kernels run a piece whose tile lies inside the
+// frame without the frame's selects, the others with them (depth 10: one loop
+// with the selects for every piece): domains of several
 // strips and many pieces per strip (interior pieces and edge pieces in one
 // launch), depths 8 and 10 forced, step counts that are not a multiple of the
 // depth, fixed sides and a fixed axis beside a periodic one, both layouts, the
