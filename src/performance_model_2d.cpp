@@ -89,12 +89,14 @@ Plan2D evaluate_plan_2d_capped(const DeviceModel& dev, const StencilModel& s, lo
   p.queue_slots = queue_slots(s, lim);
   p.planes_per_stage = stage_planes(s, lim);
   const int padm = (R + cx - 1) / cx;
+  const bool fields_in_registers = t < 32 && ((lim.register_field_depths >> t) & 1u) != 0;
   const long field_queue_rows = lim.prefetch_rows + static_cast<long>(t) * (R + 1) + R + 1;
   const int levels_in = lim.state_fields * lim.state_levels;
   const int levels_out = lim.state_fields * std::min(t, lim.state_levels);
   p.smem_bytes = (static_cast<long>(t + lim.state_levels - 1) * p.planes_per_stage * (threads + 2 * padm) +
                   static_cast<long>(lim.prefetch_rows + 1) * cx * threads * levels_in +
-                  lim.read_only_fields * field_queue_rows * cx * (threads + 2 * padm)) *
+                  lim.read_only_fields * (fields_in_registers ? (lim.prefetch_rows + 1L) * cx * threads
+                                                              : field_queue_rows * cx * (threads + 2 * padm))) *
                  s.scalar_bytes;
   p.smem_accesses_per_cell = smem_accesses(s, lim);
   const long w_out = static_cast<long>(p.tile_width) - 2L * t * R;
@@ -128,9 +130,12 @@ Plan2D evaluate_plan_2d_capped(const DeviceModel& dev, const StencilModel& s, lo
   const double last_rows = static_cast<double>(L);
   const double tw = p.tile_width;
   const double fields = lim.read_only_fields;
+  // Register fields: no read per stage; each loaded row is read back from the ring once.
+  const double field_reads = fields_in_registers ? 0.0 : lim.field_accesses_per_cell;
   const double smem_b = bytes * tw *
-                        (stage_rows * (p.smem_accesses_per_cell - lim.state_fields + lim.field_accesses_per_cell) +
-                         (stage_rows - last_rows) * lim.state_fields + load_rows * (levels_in + fields));
+                        (stage_rows * (p.smem_accesses_per_cell - lim.state_fields + field_reads) +
+                         (stage_rows - last_rows) * lim.state_fields +
+                         load_rows * (levels_in + (fields_in_registers ? 2.0 : 1.0) * fields));
   const double dram_b =
       bytes * (load_rows * tw * (levels_in + fields) + static_cast<double>(L) * p.strip_width * levels_out);
   // Global loads (cp.async into the ring, then read back) and stores go
@@ -138,7 +143,7 @@ Plan2D evaluate_plan_2d_capped(const DeviceModel& dev, const StencilModel& s, lo
   const double l1_b = smem_b + kL1BytesPerDramByte * dram_b;
   const double fma_slots =
       stage_rows * tw *
-      (lim.state_fields * (s.points + 2 * R) + p.smem_accesses_per_cell + lim.field_accesses_per_cell + kCellOverheadOps);
+      (lim.state_fields * (s.points + 2 * R) + p.smem_accesses_per_cell + field_reads + kCellOverheadOps);
 
   const double sm_bw = dev.smem_bandwidth_gbs * 1e9 / dev.sm_count * kSmemEfficiency;
   // FMAs per second per SM (a FMA counts 2 flops in the peak rates).

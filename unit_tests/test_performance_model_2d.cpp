@@ -133,6 +133,37 @@ TEST(PerformanceModel2D, BlocksPerSmFollowTheRunLength) {
   EXPECT_GE(static_cast<long>(tiny.blocks) * tiny.rows_per_block, static_cast<long>(tiny.strips) * 1024);
 }
 
+// A centre-only field held in registers (depths in register_field_depths) needs
+// a ring of prefetch_rows + 1 rows instead of a queue of P + T (R+1) + R + 1,
+// and no shared-memory read per stage: less shared memory, a faster plan, and
+// the depth-8 register plan chosen over the depth-10 queue plan (H200, 8352^2:
+// j2d5pt-source ran its depth-8 register kernel faster than the depth-10 queue).
+TEST(PerformanceModel2D, CentreFieldsInRegistersNeedNoQueue) {
+  const DeviceModel dev = reference_h200_model();
+  const StencilModel s = model2d(1, 5, 11, false);
+  KernelLimits2D lim = default_kernel_limits_2d(s);
+  lim.max_threads = 128;
+  lim.regs_by_depth[8] = 234;
+  lim.regs_by_depth[10] = 186;
+  lim.regs_per_thread = 186;
+  lim.planes_per_stage = 4;
+  lim.smem_accesses_per_cell = 2.0;
+  lim.read_only_fields = 1;
+  lim.field_accesses_per_cell = 1.0;
+  const Plan2D queued = evaluate_plan_2d(dev, s, 8352, 8352, 8, 128, 40, lim);
+  KernelLimits2D in_registers = lim;
+  in_registers.register_field_depths = 1u << 8;
+  const Plan2D registers = evaluate_plan_2d(dev, s, 8352, 8352, 8, 128, 40, in_registers);
+  const long queue_rows = lim.prefetch_rows + 8L * 2 + 1 + 1;
+  EXPECT_EQ(queued.smem_bytes - registers.smem_bytes,
+            8L * (queue_rows * 2 * (128 + 2) - (lim.prefetch_rows + 1L) * 2 * 128));
+  EXPECT_LT(registers.t_sm_s, queued.t_sm_s);
+  EXPECT_LT(registers.predicted_seconds, queued.predicted_seconds);
+  EXPECT_EQ(registers.blocks_per_sm, 2);  // 234 registers
+  EbisuKokkos::TuningKnobs knobs;
+  EXPECT_EQ(choose_plan_2d(dev, s, 8352, 8352, 100, knobs, in_registers).depth, 8);
+}
+
 // The model against the v5 kernel measured on an H200 (LayoutLeft, fp64,
 // T = 240, docs/perf-notes-2d.md): every prediction within 15%, and the plan
 // it picks within 10% of the best measured configuration.

@@ -305,6 +305,14 @@ KOKKOS_FORCEINLINE_FUNCTION Scalar neighbourhood_weighted_sum(const Coefficients
   return ((Scalar(c[K]) * u(Point<Points, K>::d0, Point<Points, K>::d1, Point<Points, K>::d2)) + ...);
 }
 
+// a + sum_k c[k] * u(offset of point k), accumulated onto a in point order.
+template <class Points, class Scalar, class Coefficients, int Rank, int Radius, int... K>
+KOKKOS_FORCEINLINE_FUNCTION Scalar add_weighted_sum(Scalar a, const Coefficients& c, const Neighbors<Scalar, Rank, Radius>& u,
+                                                    std::integer_sequence<int, K...>) {
+  ((a += Scalar(c[K]) * u(Point<Points, K>::d0, Point<Points, K>::d1, Point<Points, K>::d2)), ...);
+  return a;
+}
+
 // u'(x) = sum_k c_k(x) u(x + o_k), c_k read from the k-th (centre_only) field.
 template <int Rank, int Radius, class Shape>
 struct CoefficientFieldsUpdate {
@@ -322,10 +330,19 @@ template <int Rank, int Radius, class Shape>
 struct LinearPlusSourceUpdate {
   using points = ShapePoints<Rank, Radius, Shape>;
   Kokkos::Array<double, points::size> coefficients;
+  // Where f enters the sum is a measured choice (H200, fp64, docs/perf-notes-2d.md v12): the 2-D
+  // kernels hold f in registers, and a sum started from f takes one fused multiply-add per point and
+  // no add (j2d5pt-source 8352^2 711 -> 787 GCells/s); the 3-D kernel loads f from shared memory
+  // per fused step, and a chain that starts with that load ran 5% slower (j3d7pt-source 220 -> 211),
+  // so there (and in 1-D) f is added last.
   template <class Scalar>
   KOKKOS_FORCEINLINE_FUNCTION Scalar operator()(const Neighbors<Scalar, Rank, Radius>& u, Scalar f) const {
-    return neighbourhood_weighted_sum<points, Scalar>(coefficients, u, std::make_integer_sequence<int, points::size>{}) +
-           f;
+    if constexpr (Rank == 2) {
+      return add_weighted_sum<points>(f, coefficients, u, std::make_integer_sequence<int, points::size>{});
+    } else {
+      return neighbourhood_weighted_sum<points, Scalar>(coefficients, u, std::make_integer_sequence<int, points::size>{}) +
+             f;
+    }
   }
 };
 }  // namespace Impl

@@ -41,6 +41,9 @@ struct KernelLimits2D {
   /// shared memory (loaded once per launch, read by every stage).
   int read_only_fields = 0;
   double field_accesses_per_cell = 0;  ///< shared-memory reads of the field queues per cell update
+  /// Depths (bit d) whose read-only fields (centre-only) ride in registers instead: a ring of
+  /// prefetch_rows + 1 rows per field in shared memory, written and read once per loaded row.
+  unsigned register_field_depths = 0;
   /// Several state fields or levels (state.hpp): every field's levels are read and its new levels
   /// written, and each field has one stream (window and queue of planes_per_stage / state_fields
   /// planes) per step of a launch and per older input level.

@@ -354,6 +354,45 @@ struct FieldQueueAccessor {
   }
 };
 
+// How a kernel of depth T exchanges rows (compile-time constants, usable in
+// device code): `gather` (one state field of radius 1 in row exchange: every
+// stage's values from the other threads loaded before the row's first store,
+// see ebisu2d_kernel) and whether its read-only fields ride in registers.
+// Centre-only fields in registers: stage s reads a field at its own row only,
+// (R+1) rows behind stage s-1, so a thread's CX columns need the last T (R+1)
+// rows of each field, loaded once per row through the input ring and shifted
+// with the row (the loop unrolled by W = 3 renames 3 of the 16 rows of a column
+// and moves 13): one shared-memory read per field and row instead of one per
+// stage, whose queue made j2d5pt-source 1.45x j2d5pt's L1 / shared-memory
+// bytes. The 32 values at depth 8 leave room for two blocks per SM (234
+// registers; held to three, 372 B spilled). H200, 8352^2, with the interior
+// pieces (below): j2d5pt-source 677 -> 785 GCells/s (perf-notes-2d.md v12).
+template <class Tr, int T, int NQ, int NRO, bool CentreFields>
+struct RowMode {
+  static constexpr bool gatherable = !Tr::partial_sums && NQ == 1 && Tr::R == 1 && T * Tr::loads_per_stage(false) <= 24;
+  static constexpr bool fields_in_registers = NRO > 0 && CentreFields && gatherable && NRO * T * (Tr::R + 1) * Tr::CX <= 32;
+  static constexpr bool gather = gatherable && (NRO == 0 || fields_in_registers);
+  static constexpr int field_rows = fields_in_registers ? T * (Tr::R + 1) : 1;  // register rows per field and column
+};
+
+// A centre-only field's value at the cell, from the registers (RowMode).
+template <class Scalar>
+struct CentreValue {
+  Scalar v;
+  template <int D0, int D1, int D2>
+  __device__ __forceinline__ Scalar get() const {
+    static_assert(D0 == 0 && D1 == 0 && D2 == 0, "EbisuKokkos: a centre_only field read off its cell");
+    return v;
+  }
+};
+// eval(state, field values) for cell J of stage s: field F's value of the
+// stage's row sits Pos rows behind the newest of its register rows fw[F][J].
+template <int J, int Pos, class Eval, class Accessor, class Scalar, int NRO, int CX, int N, std::size_t... F>
+__device__ __forceinline__ auto evaluate_with_centre_values(const Eval& eval, const Accessor& at,
+                                                            const Scalar (&fw)[NRO][CX][N], std::index_sequence<F...>) {
+  return eval(at, CentreValue<Scalar>{fw[F][J][N - 1 - Pos]}...);
+}
+
 // Partial-sum mode, from the register window w of one step: the part of cell
 // J's update that reads this thread's own columns ...
 template <class Tr, int J, class Eval, class Scalar>
@@ -456,8 +495,9 @@ constexpr int blocks_per_sm_bound() {
 // Framed: some cell keeps its value (a fixed side); a mapped kernel with no
 // fixed side anywhere (a periodic or mirror box) is compiled without the
 // frame's per-cell selects, about a fifth of its row loop's instructions.
+// CentreFields: every read-only field is read at the output cell only.
 template <class Tr, class Eval, class Scalar, int T, bool SlowIs0, bool Mapped, bool Framed, int NF, int NS = 1,
-          int NL = 1, bool OlderAround = true>
+          int NL = 1, bool OlderAround = true, bool CentreFields = false>
 __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kMaxThreads,
                                   blocks_per_sm_bound<Tr, T, Mapped, Framed, NF>())
     ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const GeometryFor<Mapped> g,
@@ -479,6 +519,10 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
   constexpr int NSTR = Sh::streams;
   constexpr int E = Tr::exports;
   constexpr int PADM = (R + CX - 1) / CX;
+  using Mode = RowMode<Tr, T, NQ, NRO, CentreFields>;
+  constexpr bool RF = Mode::fields_in_registers;
+  constexpr int NQF = RF ? 0 : NRO;  // read-only fields in shared-memory queues
+  constexpr int NRING = NQ + NRO - NQF;  // ring rows per slot: the state levels, then the register fields
   extern __shared__ __align__(16) unsigned char ebisu2d_smem_raw[];
   Scalar* smem = reinterpret_cast<Scalar*>(ebisu2d_smem_raw);
 
@@ -489,19 +533,20 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
   const int stage_stride = (PS ? Tr::planes_per_stage : QL * CX) * plane;
   auto queue_of = [&](int stream, int f) { return smem + (stream * NS + f) * stage_stride; };
 
-  // Input rings after the queues: kPrefetchRows + 1 rows per state level,
-  // each thread's own CX values per row (only the owning thread touches them).
+  // Input rings after the queues: kPrefetchRows + 1 rows per state level (and
+  // register field), each thread's own CX values per row (only the owning
+  // thread touches them).
   constexpr int P = kPrefetchRows;
   Scalar* ring = smem + NSTR * NS * stage_stride;
   // Field queues after the rings (FQ rows of CX planes each per field).
   constexpr int FQ = FieldQueueRows<T, R, P>::value;
   const int field_row = CX * plane;
-  Scalar* field_queue = ring + NQ * (P + 1) * CX * nthreads;
+  Scalar* field_queue = ring + NRING * (P + 1) * CX * nthreads;
 
   // Zero the stage memory and the field queues once (pads are never written
   // again; rows before the first loaded one feed only rows never stored).
   for (int i = threadIdx.x; i < NSTR * NS * stage_stride; i += nthreads) smem[i] = Scalar(0);
-  for (int i = threadIdx.x; i < NRO * FQ * field_row; i += nthreads) field_queue[i] = Scalar(0);
+  for (int i = threadIdx.x; i < NQF * FQ * field_row; i += nthreads) field_queue[i] = Scalar(0);
   __syncthreads();
 
   const long total = static_cast<long>(g.strips) * g.ns;
@@ -544,6 +589,15 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
       // columns (one level: stream s is step s, stream 0 the input). acc[s]:
       // partial-sum mode, the own-column part of the next output row of step s + 1.
       Scalar win[NS][NSTR][CX][WL];
+      // fw[k][j][d]: register fields, field k's rows y_start + it - N .. - 1 (d = 0 .. N - 1) at column j.
+      constexpr int NFW = RF ? NRO : 1, NFR = Mode::field_rows;
+      [[maybe_unused]] Scalar fw[NFW][CX][NFR];
+#pragma unroll
+      for (int k = 0; k < NFW; ++k)
+#pragma unroll
+        for (int j = 0; j < CX; ++j)
+#pragma unroll
+          for (int d = 0; d < NFR; ++d) fw[k][j][d] = Scalar(0);
       Scalar acc[T][CX];
 #pragma unroll
       for (int s = 0; s < T; ++s)
@@ -583,8 +637,8 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
 #pragma unroll
           for (int k = 0; k < NRO; ++k) {
             const Scalar* f = fields.data[k];
-            async_copy_or_zero(field_queue + k * FQ * field_row + fslot + j * plane,
-                               valid ? f + static_cast<long>(sy) * fields.stride[k] + sx : f, valid);
+            Scalar* to = RF ? ring_at(NQ + k, slot, j) : field_queue + k * FQ * field_row + fslot + j * plane;
+            async_copy_or_zero(to, valid ? f + static_cast<long>(sy) * fields.stride[k] + sx : f, valid);
           }
         }
         async_commit();
@@ -596,11 +650,11 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
 
       const int n_iter = seg1 - y_start + T * (R + 1);
 
-      // `gather` (one field of radius 1 in row exchange, no read-only fields;
-      // see its use below). At most 24 values: a box functor's row would hold 6
-      // per stage, 60 at depth 10, and spill. Radius 2 keeps the general path:
-      // j2d9pt (depth 6) ran 3% slower gathered.
-      constexpr bool gather = !PS && NQ == 1 && NRO == 0 && R == 1 && T * OffThreadReads<Tr>::count <= 24;
+      // `gather` (one field of radius 1 in row exchange, read-only fields only
+      // in registers; see its use below). At most 24 values: a box functor's
+      // row would hold 6 per stage, 60 at depth 10, and spill. Radius 2 keeps
+      // the general path: j2d9pt (depth 6) ran 3% slower gathered.
+      constexpr bool gather = Mode::gather;
       // The row loop unrolled W times: the register windows then rotate by
       // renaming instead of being copied every row (~130 copies per row at depth
       // 10). H200, 2026-11-29: gathered j2d5pt 8192^2 969 -> 1114 GCells/s; up to
@@ -729,10 +783,11 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
               const auto v = [&] {
                 if constexpr (gather) {
                   const GatheredCellAccessor<Tr, Scalar, SlowIs0, j> at{win[0][s - 1], off[s - 1]};
-                  if constexpr (Tr::is_linear) {
+                  if constexpr (Tr::is_linear && NRO == 0) {
                     return own_columns_first_sum<Tr, j>(eval, at);
                   } else {
-                    return eval(at);
+                    return evaluate_with_centre_values<j, s * (R + 1) - 1>(eval, at, fw,
+                                                                          std::make_index_sequence<RF ? NRO : 0>{});
                   }
                 } else {
                   return evaluate_stage<R, CX, SlowIs0, j>(eval, level, std::make_integer_sequence<int, NQ>{},
@@ -776,6 +831,16 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
           for (int j = 0; j < CX; ++j) pf[j] = *ring_at(q, it % (P + 1), j);
           push(std::integral_constant<int, q / NL>{}, std::integral_constant<int, NL - 1 - q % NL>{}, pf);
         });
+        if constexpr (RF) {
+#pragma unroll
+          for (int k = 0; k < NRO; ++k)
+#pragma unroll
+            for (int j = 0; j < CX; ++j) {
+#pragma unroll
+              for (int d = 0; d < NFR - 1; ++d) fw[k][j][d] = fw[k][j][d + 1];
+              fw[k][j][NFR - 1] = *ring_at(NQ + k, it % (P + 1), j);
+            }
+        }
         {
           const int field_next = field_now + P < FQ ? field_now + P : field_now + P - FQ;
           request_row(y_start + it + P, (it + P) % (P + 1), field_next);
@@ -809,7 +874,7 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
     // automatic: j2d5pt 8352^2 1055-1059 -> 1088-1092 GCells/s, j2d9pt-gol
     // 839-852 -> 881-900. At depth 10 the two copies spilled at the
     // three-block bound (8-28 B) and ran no faster.
-    constexpr bool split_pieces = Framed && NQ == 1 && NRO == 0 && T == 8 && Tr::block_threads > 0;
+    constexpr bool split_pieces = Framed && NQ == 1 && (NRO == 0 || RF) && T == 8 && Tr::block_threads > 0;
     if constexpr (!Framed) {
       stream_piece(std::false_type{});
     } else if constexpr (split_pieces) {
@@ -827,12 +892,21 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
     // next piece's first rows read (as rows before its start, never stored):
     // every copy completes before any thread goes on (compute-sanitizer
     // racecheck flagged the depth-1 radius-2 kernel without this barrier).
-    if constexpr (NRO > 0) __syncthreads();
+    if constexpr (NQF > 0) __syncthreads();
   }
 }
 
 template <class... FieldKinds>
 struct FieldKindList {};
+
+// Whether every read-only field (the kinds after the NE other state fields and levels) is centre-only.
+template <int NE, class... FieldKinds>
+constexpr bool read_only_fields_centre_only() {
+  bool all = true;
+  int k = 0;
+  ((all = all && (k < NE || FieldKinds::centre_only), ++k), ...);
+  return all;
+}
 
 template <class Stencil, class Scalar, bool SlowIs0, int Depth, int NS, int NL, class... FieldKinds>
 struct Kernel {
@@ -840,13 +914,17 @@ struct Kernel {
   using Tr = Traits<Stencil, SlowIs0>;
   using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar, FieldKinds...>());
   static constexpr int fields = static_cast<int>(sizeof...(FieldKinds));
+  static constexpr bool centre_fields = read_only_fields_centre_only<NS * NL - 1, FieldKinds...>();
+  /// Whether this depth keeps its read-only fields in registers (RowMode).
+  static constexpr bool fields_in_registers =
+      RowMode<Tr, Depth, NS * NL, fields - (NS * NL - 1), centre_fields>::fields_in_registers;
   /// Mapped: the instantiation whose loads go through periodic / mirror rules;
   /// Framed: the one that keeps fixed sides' frame (every instantiation but a
   /// mapped one for a domain without fixed sides).
   template <bool Mapped = false, bool Framed = true>
   static constexpr auto function() {
     return &ebisu2d_kernel<Tr, Eval, Scalar, Depth, SlowIs0, Mapped, Framed, fields, NS, NL,
-                           reads_older_levels_around<NS, NL, FieldKinds...>()>;
+                           reads_older_levels_around<NS, NL, FieldKinds...>(), centre_fields>;
   }
 
   /// The registers and local memory of the instantiation that runs (the mapped
@@ -985,6 +1063,7 @@ struct SmTiling2D {
       const cudaFuncAttributes& a = kernel.attributes(mapped, framed);
       if (Tr::block_threads > 0) lim.regs_by_depth[d] = a.numRegs;
       if (NQ > 1 && d > 1 && (a.localSizeBytes > 0 || a.numRegs >= 255)) usable_depths &= ~(1u << d);
+      if (decltype(kernel)::fields_in_registers) lim.register_field_depths |= 1u << d;
     }, kinds);
     lim.depth_mask = usable_depths;
     using Shape = ebisu2d::StreamShape<Tr, 1, NL, reads_older_levels_around<NS, NL, FieldKinds...>()>;
@@ -1216,9 +1295,11 @@ struct SmTiling2D {
     }
     int depth_regs = K::attributes(mapped, framed).numRegs;
     std::size_t depth_local = 0;
+    bool fields_in_registers = false;
     ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(depth, [&](auto kernel) {
       depth_regs = kernel.attributes(mapped, framed).numRegs;
       depth_local = kernel.attributes(mapped, framed).localSizeBytes;
+      fields_in_registers = decltype(kernel)::fields_in_registers;
     }, kinds);
     report.plan += "; regs/thread " + std::to_string(depth_regs) +
                    (depth_local > 0 ? ", local memory " + std::to_string(depth_local) + " B" : "") + " on " + dev.name;
@@ -1227,7 +1308,10 @@ struct SmTiling2D {
                      std::to_string(Tr::block_threads) + "-thread blocks)";
     }
     if (Tr::partial_sums) report.plan += "; column partial sums exchanged";
-    if (NRO > 0) report.plan += "; " + std::to_string(NRO) + " read-only field queue(s) in shared memory";
+    if (NRO > 0) {
+      report.plan += "; " + std::to_string(NRO) +
+                     (fields_in_registers ? " centre-only field(s) in registers" : " read-only field queue(s) in shared memory");
+    }
     return outcome;
   }
 };
