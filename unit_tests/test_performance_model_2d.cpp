@@ -22,6 +22,19 @@ StencilModel model2d(int radius, int points, int flops, bool box, int bytes = 8)
   return s;
 }
 
+// The limits of a compiled radius-1 star kernel (128-thread blocks, a row
+// queue of 4 planes per stage) with the registers ptxas gave depths 8 and 10.
+KernelLimits2D radius1_star_limits(const StencilModel& s, int regs_depth8, int regs_depth10) {
+  KernelLimits2D lim = default_kernel_limits_2d(s);
+  lim.max_threads = 128;
+  lim.regs_by_depth[8] = regs_depth8;
+  lim.regs_by_depth[10] = regs_depth10;
+  lim.regs_per_thread = regs_depth10;
+  lim.planes_per_stage = 4;
+  lim.smem_accesses_per_cell = 2.0;
+  return lim;
+}
+
 TEST(PerformanceModel2D, J2d5ptPicksSensibleDepthAndBeatsPerStepBound) {
   const DeviceModel dev = reference_h200_model();
   const StencilModel s = model2d(1, 5, 10, false);
@@ -113,13 +126,7 @@ TEST(PerformanceModel2D, DeeperBlockingCutsDeviceMemoryTraffic) {
 TEST(PerformanceModel2D, BlocksPerSmFollowTheRunLength) {
   const DeviceModel dev = reference_h200_model();
   const StencilModel s = model2d(1, 5, 10, false);
-  KernelLimits2D lim = default_kernel_limits_2d(s);
-  lim.max_threads = 128;
-  lim.regs_by_depth[8] = 152;
-  lim.regs_by_depth[10] = 168;
-  lim.regs_per_thread = 168;
-  lim.planes_per_stage = 4;
-  lim.smem_accesses_per_cell = 2.0;
+  const KernelLimits2D lim = radius1_star_limits(s, 152, 168);
   EbisuKokkos::TuningKnobs knobs;
   knobs.temporal_depth = 8;
   const Plan2D small = choose_plan_2d(dev, s, 2048, 2048, 2400, knobs, lim);
@@ -141,13 +148,7 @@ TEST(PerformanceModel2D, BlocksPerSmFollowTheRunLength) {
 TEST(PerformanceModel2D, CentreFieldsInRegistersNeedNoQueue) {
   const DeviceModel dev = reference_h200_model();
   const StencilModel s = model2d(1, 5, 11, false);
-  KernelLimits2D lim = default_kernel_limits_2d(s);
-  lim.max_threads = 128;
-  lim.regs_by_depth[8] = 234;
-  lim.regs_by_depth[10] = 186;
-  lim.regs_per_thread = 186;
-  lim.planes_per_stage = 4;
-  lim.smem_accesses_per_cell = 2.0;
+  KernelLimits2D lim = radius1_star_limits(s, 234, 186);
   lim.read_only_fields = 1;
   lim.field_accesses_per_cell = 1.0;
   const Plan2D queued = evaluate_plan_2d(dev, s, 8352, 8352, 8, 128, 40, lim);
