@@ -666,8 +666,13 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
       // depth 4); periodic / mirror functors (16 B of spills at the three-block
       // bound, 698 -> 677); several state levels (the windows turn every
       // W + (NL - 1)(R + 1) rows, and the depth-8 wave kernel spills).
-      constexpr int row_unroll =
-          gather || (NQ == 1 && NRO == 0 && T <= 8 && (Tr::is_linear || !Mapped)) ? Tr::W : 1;
+      // Register fields: 2 W rows, so that their T (R + 1) rows shift every
+      // 2 W rows instead of every W (depth 8: 585 instead of 632 instructions
+      // per three rows; j2d5pt-source 8352^2 772-792 -> 804-807 GCells/s,
+      // 4096^2 696 -> 731, H200 2026-11-30). 4 W rows issued fewer (553) and ran
+      // slower (778-788): the two copies of the loop outgrow the instruction cache.
+      constexpr bool unrolled = gather || (NQ == 1 && NRO == 0 && T <= 8 && (Tr::is_linear || !Mapped));
+      constexpr int row_unroll = RF ? 2 * Tr::W : unrolled ? Tr::W : 1;
 #pragma unroll row_unroll
       for (int it = 0; it < n_iter; ++it) {
         // Row exchange: queue offsets of the rows stored in iterations
