@@ -226,6 +226,7 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
     EbisuKokkos::Backend backend;
     EbisuKokkos::Strategy strategy;
     int depth;
+    EbisuKokkos::SourceForm source_form = EbisuKokkos::SourceForm::automatic;
   };
   std::vector<Form> forms{{"parallel_stencil:generic", EbisuKokkos::Backend::generic, EbisuKokkos::Strategy::automatic, 0},
                           {"ebisu-sm", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling, 0},
@@ -236,6 +237,12 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
   }
   for (int d : o.ebisu_depths) {  // what the model chooses from (--ebisu-depths)
     forms.push_back({"ebisu-sm-d" + std::to_string(d), EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling, d});
+  }
+  if constexpr (EbisuKokkos::Impl::LinearPlusSource<Stencil>::value) {  // both forms of the source (SourceForm)
+    for (const auto form : {EbisuKokkos::SourceForm::per_step, EbisuKokkos::SourceForm::response}) {
+      forms.push_back({std::string("ebisu-sm-") + EbisuKokkos::to_string(form), EbisuKokkos::Backend::ebisu,
+                       EbisuKokkos::Strategy::sm_tiling, 0, form});
+    }
   }
   auto report = std::make_shared<EbisuKokkos::StencilReport>();
   for (const Form& f : forms) {
@@ -250,7 +257,7 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
     }
     v.run = [&, f, report] {
       EbisuKokkos::StencilPolicy<Space> policy(steps);
-      policy.set_backend(f.backend).set_strategy(f.strategy).set_temporal_depth(f.depth);
+      policy.set_backend(f.backend).set_strategy(f.strategy).set_temporal_depth(f.depth).set_source_form(f.source_form);
       *report = EbisuKokkos::parallel_stencil(name, policy, stencil, u, scratch,
                                               EbisuKokkos::fields(make_field_argument(field_c)));
     };

@@ -77,6 +77,31 @@ inline const char* to_string(Selection s) {
   return "?";
 }
 
+/// How the EBISU CUDA 3-D SM-tiling kernels run a linear stencil plus a source
+/// term (with_source): u' = L u + f is affine, so d steps give
+/// u_{t+d} = L^d u_t + g_d with g_d the source's d-step response from a zero
+/// state (boundary rules included). The response form computes g_d once per
+/// call (one launch of the source kernel from zero, into one more field of
+/// device memory) and then runs L's own kernel, adding g_d to each launch's
+/// output: one read of g_d per launch instead of f at every step. Results
+/// differ from the per-step form by rounding only. Elsewhere (2-D, where the
+/// two forms measured the same per launch, other strategies, other backends)
+/// f is added at every step.
+enum class SourceForm {
+  automatic,  ///< the response form from 12 launches of the main depth on (H200: +11% at 25 launches)
+  per_step,   ///< f added at every step
+  response    ///< g_d added once per launch wherever a launch of the call's main depth runs
+};
+
+inline const char* to_string(SourceForm f) {
+  switch (f) {
+    case SourceForm::automatic: return "automatic";
+    case SourceForm::per_step: return "per-step";
+    case SourceForm::response: return "response";
+  }
+  return "?";
+}
+
 /// What a side of the domain does (per View index and side; see StencilPolicy::set_boundary).
 enum class Boundary {
   fixed,     ///< the `radius` cells at this side are fixed values (Dirichlet): never updated (default)
@@ -120,6 +145,7 @@ struct TuningKnobs {
   Strategy strategy = Strategy::automatic;  ///< EBISU strategy (forcing one that cannot run falls back, saying why)
   Selection selection = Selection::automatic;  ///< how Strategy::automatic decides between candidate plans
   GenericStep generic_step = GenericStep::automatic;  ///< the generic path's GPU step form
+  SourceForm source_form = SourceForm::automatic;  ///< how 3-D CUDA SM tiling runs with_source stencils
 };
 
 namespace Impl {
@@ -154,6 +180,7 @@ class StencilPolicy {
   StencilPolicy& set_strategy(Strategy s) { m_knobs.strategy = s; return *this; }
   StencilPolicy& set_selection(Selection s) { m_knobs.selection = s; return *this; }
   StencilPolicy& set_generic_step(GenericStep s) { m_knobs.generic_step = s; return *this; }
+  StencilPolicy& set_source_form(SourceForm f) { m_knobs.source_form = f; return *this; }
   /// Cells each tiled GPU work item of the generic path updates along the slowest index: 1 (GenericStep::tiled),
   /// 4 (GenericStep::tiled_4cells), or 0 (GenericStep::automatic).
   StencilPolicy& set_generic_cells_per_item(int cells) {

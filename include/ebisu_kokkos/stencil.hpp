@@ -213,6 +213,8 @@ class FunctorStencil {
   FunctorStencil declare_mirror_symmetric() const { return FunctorStencil(m_functor, (1u << Rank) - 1u); }
   /// Whether the update is declared (or, for with_source, known) mirror symmetric along View index `axis`.
   bool is_mirror_symmetric(int axis) const { return ((m_mirror_symmetric_axes >> axis) & 1u) != 0; }
+  /// The update functor (what the stencil was made from).
+  const F& functor() const { return m_functor; }
 
   /// `at` reads the state, `fields` one accessor per field (FieldKinds order).
   template <class Scalar, class... FieldKinds>
@@ -378,6 +380,23 @@ FunctorStencil<Rank, Radius, Impl::LinearPlusSourceUpdate<Rank, Radius, Shape>, 
   for (int a = 0; a < Rank; ++a) symmetric_axes |= linear.is_mirror_symmetric(a) ? 1u << a : 0u;
   return FunctorStencil<Rank, Radius, Impl::LinearPlusSourceUpdate<Rank, Radius, Shape>, Shape>(update, symmetric_axes);
 }
+
+namespace Impl {
+/// What a backend needs to run a stencil in the source-response form
+/// (SourceForm): whether it is a linear stencil plus a source (with_source),
+/// and that linear stencil.
+template <class Stencil>
+struct LinearPlusSource : std::false_type {};
+template <int Rank, int Radius, class Shape>
+struct LinearPlusSource<FunctorStencil<Rank, Radius, LinearPlusSourceUpdate<Rank, Radius, Shape>, Shape>>
+    : std::true_type {
+  using linear_type = LinearStencil<Rank, Radius, Shape>;
+  static linear_type linear_part(
+      const FunctorStencil<Rank, Radius, LinearPlusSourceUpdate<Rank, Radius, Shape>, Shape>& stencil) {
+    return linear_type(stencil.functor().coefficients);
+  }
+};
+}  // namespace Impl
 
 template <class T>
 struct is_stencil : std::false_type {};

@@ -25,7 +25,8 @@ using EbisuKokkos::Strategy;
 template <class Layout, class Scalar = double, class Stencil, bool... Centre>
 EbisuKokkos::StencilReport run_on_kernel(const std::string& name, const Stencil& stencil, Kinds<Centre...>,
                                          const FieldsUpdate& update, const FieldMaker& make_fields, const Extents& n,
-                                         int steps, const Edges& edges, Strategy strategy, int depth) {
+                                         int steps, const Edges& edges, Strategy strategy, int depth,
+                                         EbisuKokkos::SourceForm source_form = EbisuKokkos::SourceForm::automatic) {
   constexpr int rank = Stencil::rank;
   constexpr std::size_t count = sizeof...(Centre);
   using V = TestView<Scalar, rank, Layout, Kokkos::Cuda>;
@@ -47,7 +48,8 @@ EbisuKokkos::StencilReport run_on_kernel(const std::string& name, const Stencil&
   EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(steps);
   policy.set_backend(strategy == Strategy::automatic ? EbisuKokkos::Backend::automatic : EbisuKokkos::Backend::ebisu)
       .set_strategy(strategy)
-      .set_temporal_depth(depth);
+      .set_temporal_depth(depth)
+      .set_source_form(source_form);
   for (int a = 0; a < rank; ++a) {
     policy.set_boundary(a, EbisuKokkos::Side::low, to_boundary(edges[a][0]))
         .set_boundary(a, EbisuKokkos::Side::high, to_boundary(edges[a][1]));
@@ -72,8 +74,10 @@ EbisuKokkos::StencilReport run_on_kernel(const std::string& name, const Stencil&
     const bool in_registers = report.plan.find("centre-only field(s) in registers") != std::string::npos;
     const bool ringed = report.plan.find("centre-only field(s) in per-thread rings") != std::string::npos;
     const bool cached = report.plan.find("centre-only field(s) read through the read-only data cache") != std::string::npos;
-    EXPECT_TRUE(rank == 2 ? (queued || (in_registers && (... && Centre))) : (queued || ringed || cached)) << report.plan;
-    if (rank == 3 && count == 1 && (... && Centre)) EXPECT_TRUE(ringed) << report.plan;
+    const bool response = report.plan.find("source response form") != std::string::npos;
+    EXPECT_TRUE(queued || response || (rank == 2 ? in_registers && (... && Centre) : ringed || cached)) << report.plan;
+    if (source_form == EbisuKokkos::SourceForm::per_step) EXPECT_FALSE(response) << report.plan;
+    if (rank == 3 && count == 1 && (... && Centre) && !response) EXPECT_TRUE(ringed) << report.plan;
     if (rank == 3 && count > 1 && (... && Centre)) EXPECT_TRUE(ringed && cached) << report.plan;
     // A depth knob is an upper bound: depths whose kernels spill registers with fields are not planned.
     if (depth > 0) EXPECT_LE(report.temporal_depth, depth) << report.plan;
@@ -288,6 +292,36 @@ TEST(cuda, field_kernels_sm_tiling_3d_radius2_source_and_coefficients) {
     run_on_kernel<Kokkos::LayoutLeft>("j3d7pt+source", source, Kinds<true>{}, update, random_fields(1, 0.125L),
                                       {45, 37, 61}, 3 * depth + 1, mixed, Strategy::sm_tiling, depth);
   }
+}
+
+// The source's response form in 3-D (SourceForm::response): g_4 from one depth-4 launch of the source
+// kernel on a zeroed scratch, then the preset's own kernel adding it at every depth-4 launch and the
+// source kernel for the tail: T = 4 k + 3 (a tail per step) and 4 k (the planner splits shorter calls
+// into depth-2 launches, which have no response kernel); fixed and mixed periodic / fixed sides (the
+// fixed frame of g_4 stays 0); both layouts; several tiles in x and y. Per step forced never takes it.
+TEST(cuda, field_kernels_source_response_3d) {
+  namespace presets = EbisuKokkos::presets;
+  using EbisuKokkos::SourceForm;
+  const auto source = EbisuKokkos::with_source(presets::j3d7pt());
+  const auto update = linear_plus_source_update(ebisu_test::update_of("j3d7pt", presets::j3d7pt()));
+  const Edge P = Edge::periodic, F = Edge::fixed;
+  const Edges mixed{{{P, P}, {F, F}, {P, P}}};
+  for (int steps : {15, 16}) {
+    for (const Edges& edges : {edges_all(F), mixed}) {
+      const EbisuKokkos::StencilReport reports[] = {
+          run_on_kernel<Kokkos::LayoutRight>("j3d7pt+source response", source, Kinds<true>{}, update,
+                                             random_fields(1, 0.125L), {70, 90, 41}, steps, edges, Strategy::sm_tiling,
+                                             4, SourceForm::response),
+          run_on_kernel<Kokkos::LayoutLeft>("j3d7pt+source response", source, Kinds<true>{}, update,
+                                            random_fields(1, 0.125L), {45, 37, 61}, steps, edges, Strategy::sm_tiling,
+                                            4, SourceForm::response)};
+      for (const auto& report : reports) {
+        EXPECT_NE(report.plan.find("source response form: g_4"), std::string::npos) << report.plan;
+      }
+    }
+  }
+  run_on_kernel<Kokkos::LayoutRight>("j3d7pt+source per step", source, Kinds<true>{}, update, random_fields(1, 0.125L),
+                                     {70, 90, 41}, 16, mixed, Strategy::sm_tiling, 4, SourceForm::per_step);
 }
 
 // In-place tiling keeps a footprint field's whole tile (halo through the

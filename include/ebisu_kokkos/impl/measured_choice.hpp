@@ -69,7 +69,8 @@ std::string measured_choice_key(const std::string& where, const StencilPolicy<Ex
   for (int a = 0; a < static_cast<int>(ViewType::rank); ++a) key += std::to_string(u.extent(a)) + "x";
   key += "|" + std::to_string(policy.steps()) + "|" + to_string(policy.backend()) + "|" +
          std::to_string(k.temporal_depth) + "," + std::to_string(k.tile_width) + "," + std::to_string(k.tile_height) +
-         "," + std::to_string(k.threads) + "," + std::to_string(static_cast<int>(k.generic_step)) + "|";
+         "," + std::to_string(k.threads) + "," + std::to_string(static_cast<int>(k.generic_step)) + "," +
+         std::to_string(static_cast<int>(k.source_form)) + "|";
   for (const auto& axis : policy.boundaries().side) key += std::string(to_string(axis[0])) + to_string(axis[1]);
   key += PolicyAccess::copy_back_free(policy) ? "|either buffer" : "|into u";
   return key;

@@ -58,6 +58,7 @@
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/performance_model_3d.hpp>
+#include <ebisu_kokkos/stencil.hpp>
 #include <ebisu_kokkos/impl/state_ring.hpp>
 #include <ebisu_kokkos/policy.hpp>
 
@@ -403,15 +404,22 @@ struct Geometry {
 // T: the depth of this instantiation. NF: read-only fields; NS state fields
 // of NL levels (one field of one level: src -> dst; otherwise the other levels
 // in `state`, and every field has a window and a queue per stream).
+// AddOut: the output is the last level's value plus one more array
+// (fields.data[NF], the fields' strides; the source term's precomputed
+// response, SmTiling3D::run), streamed through the input ring T (R+1) planes
+// behind the input plane, so no level holds it (as in ebisu_2d.hpp).
 template <class Tr, class Eval, class Scalar, int R, int K, int T, bool Right, bool Mapped, int NF, unsigned QueueMask,
-          unsigned RingMask = 0u, int NS = 1, int NL = 1, bool OlderAround = true>
+          unsigned RingMask = 0u, int NS = 1, int NL = 1, bool OlderAround = true, bool AddOut = false>
 __global__ void __launch_bounds__(sm3d_threads, 1)
     ebisu3d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const Geometry g,
-                   const FieldPointers3<Scalar, NF> fields, const StateLevels3<Scalar, NS * NL> state) {
+                   const FieldPointers3<Scalar, NF + (AddOut ? 1 : 0)> fields,
+                   const StateLevels3<Scalar, NS * NL> state) {
   constexpr int NQ = NS * NL;                 // state levels read
   constexpr int NQF = count_bits(QueueMask);  // fields streamed through shared-memory queues
   constexpr int NRF = count_bits(RingMask);   // centre-only fields in thread-private rings
   static_assert((QueueMask & RingMask) == 0u, "EbisuKokkos: a field is queued or ringed, not both");
+  static_assert(!AddOut || NQ == 1, "EbisuKokkos: an added output array is for one state field of one level");
+  constexpr int NRING = NQ + (AddOut ? 1 : 0);  // input ring levels: the state's, then the addend
   constexpr int CY = Sm3dShape<T, R, K, NQF + NRF, NQ>::cells_y;
   static_assert(T * R <= StreamedAxis::kOverhang, "EbisuKokkos: ebisu3d_kernel streams further beyond a side than StreamedAxis resolves");
   constexpr int TX = Sm3dShape<T, R, K, NQF + NRF, NQ>::threads_x;
@@ -446,7 +454,7 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
   const int base = (R + ly * CY) * PX + R + lx;
   const int raw_base = PS ? (ly + 1) * 2 * R * PX + R + lx : base;
   constexpr int FQ = NQF > 0 ? Sm3dFieldQueue<T, R, P>::planes : 1;  // planes per field queue
-  Scalar* const field_queue = ring + NQ * (P + 1) * CY * sm3d_threads;
+  Scalar* const field_queue = ring + NRING * (P + 1) * CY * sm3d_threads;
   // Centre rings: FR planes of the thread's CY cells per field, thread-private
   // (element (plane * CY + j) * sm3d_threads + tid: conflict-free).
   constexpr int FR = NRF > 0 ? Sm3dCentreRing<T, R, P>::planes : 1;
@@ -547,6 +555,17 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
             }
           }
         });
+      }
+      if constexpr (AddOut) {  // the output plane of the iteration that reads this slot (a stored cell's own)
+        const int ze = z - T * (R + 1);
+#pragma unroll
+        for (int j = 0; j < CY; ++j) {
+          const bool stored = ze >= 0 && ze < g.nz && out_ok[j];
+          const Scalar* a = fields.data[NF];
+          async_copy_or_zero(ring_at(NQ, slot, j),
+                             stored ? a + static_cast<long>(ze) * g.fsz + static_cast<long>(gy0 + j) * g.fsy + gx : a,
+                             stored);
+        }
       }
       if constexpr (!Mapped) {
         const long at = col + static_cast<long>(z) * g.ssz;
@@ -761,8 +780,11 @@ __global__ void __launch_bounds__(sm3d_threads, 1)
             const int q = f * NL + l;
             Scalar* d = (q == 0 ? dst : state.out[q]) + at;
 #pragma unroll
-            for (int j = 0; j < CY; ++j)
-              if (out_ok[j]) d[j * g.dsy] = out[f][T - 1 - l][j];
+            for (int j = 0; j < CY; ++j) {
+              Scalar v = out[f][T - 1 - l][j];
+              if constexpr (AddOut) v += *ring_at(NQ, it % (P + 1), j);
+              if (out_ok[j]) d[j * g.dsy] = v;
+            }
           }
         }
       });
@@ -785,6 +807,7 @@ struct FieldKindList {};
 // other state fields and levels (state_ring.hpp) before the read-only fields.
 template <class Stencil, class Scalar, bool Right, int Depth, int NS, int NL, class... FieldKinds>
 struct Kernel {
+  static constexpr int depth = Depth;
   static constexpr int R = Stencil::radius;
   static constexpr int K = Traits<Stencil, Right>::K;
   static constexpr int other_levels = NS * NL - 1;
@@ -793,13 +816,28 @@ struct Kernel {
   static constexpr unsigned queue_mask = field_queue_mask<other_levels, FieldKinds...>();
   static constexpr unsigned ring_mask = centre_ring_mask<other_levels, FieldKinds...>();
   using Eval = decltype(std::declval<const Stencil&>().template bind<Scalar, FieldKinds...>());
-  /// Mapped: the instantiation whose loads go through periodic / mirror rules.
-  template <bool Mapped = false>
+  /// Mapped: the instantiation whose loads go through periodic / mirror rules; AddOut: the one that adds
+  /// one more array to its output (ebisu3d_kernel).
+  template <bool Mapped = false, bool AddOut = false>
   static constexpr auto function() {
     return &ebisu3d_kernel<Traits<Stencil, Right>, Eval, Scalar, R, K, Depth, Right, Mapped, read_only, queue_mask,
-                           ring_mask, NS, NL, reads_older_levels_around<NS, NL, FieldKinds...>()>;
+                           ring_mask, NS, NL, reads_older_levels_around<NS, NL, FieldKinds...>(), AddOut>;
   }
 };
+
+// The depths compiled with an added output array (SourceForm::response): a
+// launch of one or two steps saves too little to repay the response's own
+// launch, and at depth 3 the 7-point kernel with the array spills 4-16 B at the
+// 128-register bound (ptxas, sm_90).
+template <int T>
+constexpr bool response_depth = T >= 4;
+// SourceForm::automatic takes the response form from this many launches of its depth on. The model
+// cannot rank the two forms: it sees both bound by DRAM (24 bytes per cell and launch) and predicts
+// the per-step kernel at 251 GCells/s where it runs 219, its per-level ring reads issuing more than
+// it counts. Measured (H200, fp64, j3d7pt-source 2560x288x384, T = 100, 25 launches of depth 4):
+// per step 218-219, response 239-240 GCells/s with its set-up (allocation, zeroing, one source
+// launch: ~9 ms against ~4.4 ms per adding launch and 5.2 per source launch): even at ~11 launches.
+constexpr long kResponseMinLaunches = 12;
 
 // The depths compiled for a state of NQ levels (bit d: depth d). Several
 // fields or levels: a check build compiles the deepest only (the shallow
@@ -852,6 +890,18 @@ struct SmTiling3D {
   using Tr = ebisu3d::Traits<Stencil, right>;
   static constexpr int ix = right ? 2 : 0, iz = right ? 0 : 2;
   static constexpr ebisu3d::FieldKindList<FieldKinds...> kinds{};
+  /// A linear stencil plus a source (with_source) on one field: the response form may run (SourceForm).
+  static constexpr bool source_response = LinearPlusSource<Stencil>::value && NQ == 1 && NRO == 1;
+  template <class S, bool = LinearPlusSource<S>::value>
+  struct LinearPartOf {
+    using type = S;
+  };
+  template <class S>
+  struct LinearPartOf<S, true> {
+    using type = typename LinearPlusSource<S>::linear_type;
+  };
+  /// The source-free kernels of the response form.
+  using LinearTiling = SmTiling3D<typename LinearPartOf<Stencil>::type, ViewType, 1, 1>;
 
   struct Plan {
     bool valid = false;
@@ -861,7 +911,59 @@ struct SmTiling3D {
     double predicted_seconds = 0;
     double interior_cells = 0;
     int deeper_depth = 0;  ///< PlanSM3D::deeper_depth
+    /// SourceForm::response: every launch of depth response.depth runs the source-free kernel adding
+    /// g_d, with this shape (smem_bytes 0: the per-step form runs); g_d is one launch of the source
+    /// kernel of that depth from a zeroed scratch.
+    SmTileShape3D response;
+    double response_setup_seconds = 0;
   };
+
+  /// The shape of one launch of `depth` steps of this source-free one-field
+  /// kernel that also adds one array to its output (SourceForm::response), its
+  /// shared memory set and its occupancy measured; smem_bytes 0 where it cannot run.
+  static SmTileShape3D response_shape(const StencilPolicy<Kokkos::Cuda>& policy, int depth) {
+    SmTileShape3D shape{};
+    shape.smem_bytes = 0;
+    if constexpr (NQ == 1 && NRO == 0) {
+      const DeviceModel& dm = device_model(policy.space().cuda_device());
+      const bool mapped = !policy.boundaries().all_fixed();
+      constexpr unsigned compiled = ebisu3d::depth_mask<Stencil, right>(1);
+      ebisu3d::dispatch_depth<Stencil, Scalar, right>(depth, [&](auto k) {
+        using KernelOfDepth = decltype(k);
+        constexpr int d = KernelOfDepth::depth;
+        if constexpr (ebisu3d::response_depth<d> && ((compiled >> d) & 1u) != 0) {
+          shape = sm_tile_shape_3d(d, R, Tr::K, static_cast<int>(sizeof(Scalar)), Tr::export_planes);
+          if constexpr (Tr::partial_sums) shape.smem_accesses_per_cell = Tr::partial_sum_accesses(shape.cells_y);
+          // The addend's ring beside the input's; read once per launch.
+          shape.smem_bytes += static_cast<long>(Sm3dPrefetch<Tr::partial_sums, 1>::planes + 1) * shape.cells_y *
+                              sm3d_threads * static_cast<long>(sizeof(Scalar));
+          shape.read_only_fields = 1;
+          shape.field_reads_per_cell = 1.0 / d;
+          if (shape.smem_bytes > dm.smem_per_block_bytes) {
+            shape.smem_bytes = 0;
+            return;
+          }
+          const char* kname = "ebisu3d_kernel";
+          for (const auto kernel : {KernelOfDepth::template function<false, true>(), KernelOfDepth::template function<true, true>()}) {
+            EBISU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                  static_cast<int>(shape.smem_bytes)),
+                             kname);
+          }
+          const auto kernel = mapped ? KernelOfDepth::template function<true, true>()
+                                     : KernelOfDepth::template function<false, true>();
+          int per_sm = 0;
+          EBISU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, sm3d_threads,
+                                                                         static_cast<std::size_t>(shape.smem_bytes)),
+                           kname);
+          cudaFuncAttributes a{};
+          EBISU_CUDA_CHECK(cudaFuncGetAttributes(&a, kernel), kname);
+          if (per_sm < 1 || a.localSizeBytes > 0) shape.smem_bytes = 0;
+          shape.blocks_per_sm = per_sm < 1 ? 1 : per_sm;
+        }
+      });
+    }
+    return shape;
+  }
 
   static void extents(const ViewType& u, long& nz, long& ny, long& nx) {
     nx = static_cast<long>(u.extent(ix));
@@ -978,6 +1080,27 @@ struct SmTiling3D {
     plan.valid = plan.sm.valid;
     if (!plan.valid) plan.why_not = "no SM tiling fits";
     plan.predicted_seconds = plan.sm.predicted_seconds;
+    if constexpr (source_response) {
+      // The response form (SourceForm): g_d once (the source kernel's launch of the main depth d from
+      // a zeroed scratch), then every launch of depth d the source-free kernel plus g_d.
+      const int d = plan.sm.depth;
+      const long launches_of_d = std::count(plan.sm.launch_depths.begin(), plan.sm.launch_depths.end(), d);
+      if (plan.valid && policy.knobs().source_form != SourceForm::per_step && launches_of_d > 0) {
+        const SmTileShape3D response = LinearTiling::response_shape(policy, d);
+        if (response.smem_bytes > 0) {
+          const StencilModel linear = stencil_model<typename LinearPartOf<Stencil>::type>(static_cast<int>(sizeof(Scalar)));
+          const double source_launch = predict_sm_launch_seconds_3d(dm, sm, nz, ny, nx, plan.shapes[d]);
+          const double setup = source_launch + static_cast<double>(nx) * ny * nz * sizeof(Scalar) / (dm.dram_bandwidth_gbs * 1e9);
+          const double with = plan.sm.predicted_seconds + setup +
+                              launches_of_d * (predict_sm_launch_seconds_3d(dm, linear, nz, ny, nx, response) - source_launch);
+          if (policy.knobs().source_form == SourceForm::response || launches_of_d >= ebisu3d::kResponseMinLaunches) {
+            plan.response = response;
+            plan.response_setup_seconds = setup;
+            plan.predicted_seconds = with;
+          }
+        }
+      }
+    }
     plan.deeper_depth = plan.sm.deeper_depth;
     plan.interior_cells = static_cast<double>(nx - 2 * R) * (ny - 2 * R) * (nz - 2 * R);
     return plan;
@@ -990,6 +1113,9 @@ struct SmTiling3D {
                             const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan,
                             const FieldSet& fields = FieldSet{}) {
     static_assert(NQ == 1, "EbisuKokkos: SmTiling3D::run is the single-field form (run_state otherwise)");
+    if constexpr (source_response) {
+      if (plan.response.smem_bytes > 0) return run_response(label, policy, stencil, u, scratch, plan, fields);
+    }
     const ViewType ends[2] = {u, scratch};
     StencilOutcome outcome = launches(label, policy, stencil, u, plan, fields, [&](int launch, int, Buffers& b) {
       const ViewType& from = ends[launch % 2];
@@ -1024,6 +1150,96 @@ struct SmTiling3D {
   }
 
  private:
+  template <class, class, int, int, class...>
+  friend struct SmTiling3D;
+
+  // SourceForm::response (plan.response.smem_bytes > 0), as in SmTiling2D::run_response: g_d from one
+  // launch of the source kernel of the main depth d on a zeroed scratch, then every launch of depth d
+  // the source-free kernel adding g_d, the others the source kernel.
+  template <class FieldSet>
+  static StencilOutcome run_response(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                                     const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan,
+                                     const FieldSet& fields) {
+    using Response = Kokkos::View<Scalar***, typename ViewType::array_layout, typename ViewType::memory_space>;
+    Response response;
+    try {
+      response = Response(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("EbisuKokkos::source_response")),
+                          u.extent(0), u.extent(1), u.extent(2));
+    } catch (const std::exception& e) {  // no room for g_d: the per-step form needs none
+      StencilPolicy<Kokkos::Cuda> per_step = policy;
+      per_step.set_source_form(SourceForm::per_step);
+      StencilOutcome outcome = run(label, per_step, stencil, u, scratch, SmTiling3D::plan(per_step, u, fields), fields);
+      outcome.report.plan += std::string("; per step: the source response form's buffer was refused (") + e.what() + ")";
+      return outcome;
+    }
+    Kokkos::deep_copy(policy.space(), scratch, Scalar(0));
+    const int d = plan.response.depth;
+    Plan one = plan;
+    one.sm.launch_depths.assign(1, d);
+    // (A view of the response with ViewType's type: the launches take the strides of `from` and `to`.)
+    const ViewType g_d(response.data(), response.layout());
+    launches(label + ":source-response", policy.with_steps(d), stencil, u, one, fields,
+             [&](int, int, Buffers& b) {
+               b.src = scratch.data();
+               b.dst = response.data();
+               b.from = scratch;
+               b.to = g_d;
+             });
+
+    const ViewType ends[2] = {u, scratch};
+    const auto linear = LinearPlusSource<Stencil>::linear_part(stencil);
+    typename LinearTiling::Plan lp;
+    lp.valid = true;
+    lp.sm = plan.sm;
+    lp.sm.launch_depths.assign(1, d);
+    lp.shapes[d] = plan.response;
+    int n = 0;
+    std::vector<int> depths = plan.sm.launch_depths;
+    if (std::accumulate(depths.begin(), depths.end(), 0) != policy.steps()) {
+      unsigned usable = 0;
+      for (int k = 1; k <= Tr::max_depth; ++k) usable |= plan.shapes[k].smem_bytes > 0 ? 1u << k : 0u;
+      depths = greedy_launch_depths(policy.steps(), plan.sm.depth, usable);
+    }
+    for (const int depth : depths) {
+      const ViewType& from = ends[n % 2];
+      const ViewType& to = ends[(n + 1) % 2];
+      const auto point = [&](int, int, auto& b) {
+        b.src = from.data();
+        b.dst = to.data();
+        b.from = from;
+        b.to = to;
+      };
+      if (depth == d) {
+        LinearTiling::template launches<true>(label, policy.with_steps(d), linear, u, lp, NoFields{}, point,
+                                              response.data(), static_cast<long>(response.stride(1)),
+                                              static_cast<long>(response.stride(iz)));
+      } else {
+        one.sm.launch_depths.assign(1, depth);
+        launches(label, policy.with_steps(depth), stencil, u, one, fields, point);
+      }
+      ++n;
+    }
+
+    StencilOutcome outcome;
+    StencilReport& report = outcome.report;
+    report.backend = Backend::ebisu;
+    report.strategy = Strategy::sm_tiling;
+    report.launches = n;
+    report.temporal_depth = d;
+    report.predicted_gcells_per_s =
+        plan.predicted_seconds > 0 ? plan.interior_cells * policy.steps() / plan.predicted_seconds * 1e-9 : 0;
+    report.plan = "source response form: g_" + std::to_string(d) + " from one launch of the source kernel [" +
+                  plan.sm.describe() + "]; then " + std::to_string(std::count(depths.begin(), depths.end(), d)) +
+                  " launch(es) of depth " + std::to_string(d) + " of the source-free kernel adding it (tile " +
+                  std::to_string(plan.response.tile_x) + " x " + std::to_string(plan.response.tile_y) + ", smem " +
+                  std::to_string(plan.response.smem_bytes) + " B)";
+    for (const int depth : depths) {
+      if (depth != d) report.plan += " + 1 of depth " + std::to_string(depth) + " with the source";
+    }
+    outcome.result_in_scratch = n % 2 == 1;
+    return outcome;
+  }
+
   struct Buffers {
     const Scalar* src = nullptr;
     Scalar* dst = nullptr;
@@ -1032,10 +1248,12 @@ struct SmTiling3D {
   };
 
   // The call's launches and report; buffers_of(launch, depth, b) points b at the launch's buffers.
-  template <class FieldSet, class BuffersOf>
+  // AddOut: the kernels add `addend` (its y and z strides) to their output (SourceForm::response).
+  template <bool AddOut = false, class FieldSet, class BuffersOf>
   static StencilOutcome launches(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
                                  const Stencil& stencil, const ViewType& u, const Plan& plan, const FieldSet& fields,
-                                 BuffersOf&& buffers_of) {
+                                 BuffersOf&& buffers_of, const Scalar* addend = nullptr, long addend_sy = 0,
+                                 long addend_sz = 0) {
     static_assert(FieldSet::size == NRO, "EbisuKokkos: SmTiling3D run with another set of fields than planned");
     StencilOutcome outcome;
     StencilReport& report = outcome.report;
@@ -1047,12 +1265,18 @@ struct SmTiling3D {
     extents(u, nz, ny, nx);
     const DeviceModel& dm = device_model(policy.space().cuda_device());
     const auto eval = stencil.template bind<Scalar, FieldKinds...>();
-    ebisu3d::FieldPointers3<Scalar, NRO> field_pointers{};
+    ebisu3d::FieldPointers3<Scalar, NRO + (AddOut ? 1 : 0)> field_pointers{};
     long fsy = 0, fsz = 0;
     if constexpr (NRO > 0) {
       for (int k = 0; k < NRO; ++k) field_pointers.data[k] = fields.views[k].data();
       fsy = static_cast<long>(fields.views[0].stride(1));
       fsz = static_cast<long>(fields.views[0].stride(iz));
+    }
+    if constexpr (AddOut) {
+      static_assert(NRO == 0, "EbisuKokkos: the addend takes the fields' strides: a kernel with fields adds none");
+      field_pointers.data[NRO] = addend;
+      fsy = addend_sy;
+      fsz = addend_sz;
     }
     const cudaStream_t stream = policy.space().cuda_stream();
     report.temporal_depth = plan.sm.depth;
@@ -1101,16 +1325,22 @@ struct SmTiling3D {
       blocks = (g.total + g.per_block - 1) / g.per_block;
       ebisu3d::dispatch_depth<Stencil, Scalar, right, NS, NL>(d, [&](auto k) {
         using KernelOfDepth = decltype(k);
-        // The attribute was set for both instantiations when the shapes were measured.
-        const auto kernel =
-            mapped ? KernelOfDepth::template function<true>() : KernelOfDepth::template function<false>();
-        kernel<<<static_cast<unsigned>(blocks), sm3d_threads, static_cast<std::size_t>(sh.smem_bytes), stream>>>(
-            eval, b.src, b.dst, g, field_pointers, b.state);
-        EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu3d_kernel");
+        if constexpr (AddOut && !ebisu3d::response_depth<KernelOfDepth::depth>) {
+          throw std::logic_error("EbisuKokkos: ebisu3d depth " + std::to_string(d) +
+                                 " is not compiled with an added output array");
+        } else {
+          // The attribute was set for both instantiations when the shapes were measured.
+          const auto kernel = mapped ? KernelOfDepth::template function<true, AddOut>()
+                                     : KernelOfDepth::template function<false, AddOut>();
+          kernel<<<static_cast<unsigned>(blocks), sm3d_threads, static_cast<std::size_t>(sh.smem_bytes), stream>>>(
+              eval, b.src, b.dst, g, field_pointers, b.state);
+          EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu3d_kernel");
+        }
       }, kinds);
       ++report.launches;
     }
     Kokkos::Profiling::popRegion();
+    if constexpr (AddOut) return outcome;  // run_response reports (and the plain kernels stay uninstantiated)
     if (NQF > 0) report.plan += "; " + std::to_string(NQF) + " read-only field queue(s) in shared memory";
     if (NRF > 0) {
       report.plan += "; " + std::to_string(NRF) + " centre-only field(s) in per-thread rings in shared memory";
