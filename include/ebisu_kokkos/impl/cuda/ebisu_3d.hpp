@@ -1153,9 +1153,21 @@ struct SmTiling3D {
   template <class, class, int, int, class...>
   friend struct SmTiling3D;
 
-  // SourceForm::response (plan.response.smem_bytes > 0), as in SmTiling2D::run_response: g_d from one
-  // launch of the source kernel of the main depth d on a zeroed scratch, then every launch of depth d
-  // the source-free kernel adding g_d, the others the source kernel.
+  // The depth of each launch of a call of `steps` steps: the plan's (its main depth, then a short tail:
+  // choose_plan_3d_sm). A plan of another step count is not run as a wrong number of steps: its own
+  // split would differ, so the remainder then takes the deepest usable depths.
+  static std::vector<int> launch_depths(const Plan& plan, int steps) {
+    if (std::accumulate(plan.sm.launch_depths.begin(), plan.sm.launch_depths.end(), 0) == steps) {
+      return plan.sm.launch_depths;
+    }
+    unsigned usable = 0;
+    for (int d = 1; d <= Tr::max_depth; ++d) usable |= plan.shapes[d].smem_bytes > 0 ? 1u << d : 0u;
+    return greedy_launch_depths(steps, plan.sm.depth, usable);
+  }
+
+  // SourceForm::response (plan.response.smem_bytes > 0; docs/design-fields-boundaries-state.md): g_d
+  // from one launch of the source kernel of the main depth d on a zeroed scratch, then every launch of
+  // depth d the source-free kernel adding g_d, the others the source kernel.
   template <class FieldSet>
   static StencilOutcome run_response(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
                                      const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan,
@@ -1194,12 +1206,7 @@ struct SmTiling3D {
     lp.sm.launch_depths.assign(1, d);
     lp.shapes[d] = plan.response;
     int n = 0;
-    std::vector<int> depths = plan.sm.launch_depths;
-    if (std::accumulate(depths.begin(), depths.end(), 0) != policy.steps()) {
-      unsigned usable = 0;
-      for (int k = 1; k <= Tr::max_depth; ++k) usable |= plan.shapes[k].smem_bytes > 0 ? 1u << k : 0u;
-      depths = greedy_launch_depths(policy.steps(), plan.sm.depth, usable);
-    }
+    const std::vector<int> depths = launch_depths(plan, policy.steps());
     for (const int depth : depths) {
       const ViewType& from = ends[n % 2];
       const ViewType& to = ends[(n + 1) % 2];
@@ -1285,16 +1292,7 @@ struct SmTiling3D {
 
     Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu3d::" + label);
     const bool mapped = !policy.boundaries().all_fixed();
-    // The plan's launches (its main depth, then a short tail: choose_plan_3d_sm); a plan of another
-    // step count than the call's is not run as a wrong number of steps: its own split would differ,
-    // so the remainder then takes the deepest usable depths.
-    std::vector<int> depths = plan.sm.launch_depths;
-    if (std::accumulate(depths.begin(), depths.end(), 0) != steps) {
-      unsigned usable = 0;
-      for (int d = 1; d <= Tr::max_depth; ++d) usable |= plan.shapes[d].smem_bytes > 0 ? 1u << d : 0u;
-      depths = greedy_launch_depths(steps, plan.sm.depth, usable);
-    }
-    for (const int d : depths) {
+    for (const int d : launch_depths(plan, steps)) {
       Buffers b;
       buffers_of(report.launches, d, b);
       const SmTileShape3D& sh = plan.shapes[d];
