@@ -46,6 +46,8 @@ const char* usage_text =
     "  --ebisu-depths a,b   also time Backend::ebisu at these forced depths (DoubleBuffer form;\n"
     "                       state cases: on their state)\n"
     "  --ebisu-threads a,b  threads per block of those runs (default: the model's)\n"
+    "  --response-intervals a,b  source field cases: also SM tiling with the source's response added\n"
+    "                       once every N launches (ebisu-sm-response-every-N)\n"
     "  --ebisu-strategies a,b  also time Backend::ebisu with the Strategy forced (DoubleBuffer form):\n"
     "                       sm_tiling -> ebisu-sm, device_tiling -> ebisu-device,\n"
     "                       in_place_tiling -> ebisu-in-place, automatic -> ebisu-auto\n"
@@ -198,8 +200,9 @@ Options parse_options(int argc, char** argv) {
       o.spmv_memory_fraction = to_double(arg, next());
     } else if (arg == "--oracle-limit") {
       o.oracle_limit = to_long(arg, next(), 0);
-    } else if (arg == "--ebisu-depths" || arg == "--ebisu-threads") {
-      auto& list = arg == "--ebisu-depths" ? o.ebisu_depths : o.ebisu_threads;
+    } else if (arg == "--ebisu-depths" || arg == "--ebisu-threads" || arg == "--response-intervals") {
+      auto& list = arg == "--ebisu-depths" ? o.ebisu_depths : arg == "--ebisu-threads" ? o.ebisu_threads
+                                                                                       : o.response_intervals;
       for (const auto& item : split(next(), ',')) list.push_back(static_cast<int>(to_long(arg, item, 1)));
     } else if (arg == "--plain-variants") {
       // Names the harness can offer (graph- only for the two step loops that have one).

@@ -24,6 +24,7 @@ struct Options {
   long oracle_limit = 20000000;       ///< serial host check of the reference when cells x T <= this
   std::vector<int> ebisu_depths;      ///< forced-depth EBISU variants (Backend::ebisu, DoubleBuffer)
   std::vector<int> ebisu_threads;     ///< threads per block of those variants (empty: the model's)
+  std::vector<int> response_intervals;  ///< source cases: ebisu-sm-response-every-N rows at these intervals
   std::vector<std::string> plain_variants;    ///< plain variants to run (names; "fast" = the sweep set); empty: all
   std::vector<std::string> ebisu_variants;    ///< parallel_stencil:<name> variants to run; empty: all
   std::vector<std::string> ebisu_strategies;  ///< Backend::ebisu with a forced Strategy (ebisu-sm, ebisu-device, ...)

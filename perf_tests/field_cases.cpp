@@ -227,6 +227,7 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
     EbisuKokkos::Strategy strategy;
     int depth;
     EbisuKokkos::SourceForm source_form = EbisuKokkos::SourceForm::automatic;
+    int response_interval = 0;
   };
   std::vector<Form> forms{{"parallel_stencil:generic", EbisuKokkos::Backend::generic, EbisuKokkos::Strategy::automatic, 0},
                           {"ebisu-sm", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling, 0},
@@ -243,6 +244,10 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
       forms.push_back({std::string("ebisu-sm-") + EbisuKokkos::to_string(form), EbisuKokkos::Backend::ebisu,
                        EbisuKokkos::Strategy::sm_tiling, 0, form});
     }
+    for (int every : o.response_intervals) {  // --response-intervals
+      forms.push_back({"ebisu-sm-response-every-" + std::to_string(every), EbisuKokkos::Backend::ebisu,
+                       EbisuKokkos::Strategy::sm_tiling, 0, EbisuKokkos::SourceForm::response, every});
+    }
   }
   auto report = std::make_shared<EbisuKokkos::StencilReport>();
   for (const Form& f : forms) {
@@ -258,6 +263,7 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
     v.run = [&, f, report] {
       EbisuKokkos::StencilPolicy<Space> policy(steps);
       policy.set_backend(f.backend).set_strategy(f.strategy).set_temporal_depth(f.depth).set_source_form(f.source_form);
+      policy.set_response_interval(f.response_interval);
       *report = EbisuKokkos::parallel_stencil(name, policy, stencil, u, scratch,
                                               EbisuKokkos::fields(make_field_argument(field_c)));
     };

@@ -77,20 +77,20 @@ inline const char* to_string(Selection s) {
   return "?";
 }
 
-/// How the EBISU CUDA 3-D SM-tiling kernels run a linear stencil plus a source
-/// term (with_source): u' = L u + f is affine, so d steps give
-/// u_{t+d} = L^d u_t + g_d with g_d the source's d-step response from a zero
-/// state (boundary rules included). The response form computes g_d once per
-/// call (one launch of the source kernel from zero, into one more field of
-/// device memory) and then runs L's own kernel, adding g_d to each launch's
-/// output: one read of g_d per launch instead of f at every step. Results
-/// differ from the per-step form by rounding only. Elsewhere (2-D, where the
-/// two forms measured the same per launch, other strategies, other backends)
-/// f is added at every step.
+/// How the EBISU CUDA SM-tiling kernels (2-D and 3-D) run a linear stencil
+/// plus a source term (with_source): u' = L u + f is affine, so G steps give
+/// u_{t+G} = L^G u_t + g_G with g_G the source's G-step response from a zero
+/// state (boundary rules included). The response form computes g_{nd} once
+/// per call (n launches of the source kernel from zero, into one more field of
+/// device memory) and then runs L's own kernel, adding g_{nd} to the output of
+/// every n-th launch: the source costs one read per n launches instead of f at
+/// every step. n (set_response_interval) trades that set-up against the
+/// additions. Results differ from the per-step form by rounding only.
+/// Elsewhere (other strategies, other backends) f is added at every step.
 enum class SourceForm {
-  automatic,  ///< the response form from 12 launches of the main depth on (H200: +11% at 25 launches)
+  automatic,  ///< the response form from 12 launches of the main depth on, where it is predicted cheaper
   per_step,   ///< f added at every step
-  response    ///< g_d added once per launch wherever a launch of the call's main depth runs
+  response    ///< the response form wherever launches of the call's main depth run
 };
 
 inline const char* to_string(SourceForm f) {
@@ -145,7 +145,8 @@ struct TuningKnobs {
   Strategy strategy = Strategy::automatic;  ///< EBISU strategy (forcing one that cannot run falls back, saying why)
   Selection selection = Selection::automatic;  ///< how Strategy::automatic decides between candidate plans
   GenericStep generic_step = GenericStep::automatic;  ///< the generic path's GPU step form
-  SourceForm source_form = SourceForm::automatic;  ///< how 3-D CUDA SM tiling runs with_source stencils
+  SourceForm source_form = SourceForm::automatic;  ///< how CUDA SM tiling runs with_source stencils
+  int response_interval = 0;  ///< SourceForm::response: launches of the main depth per addition of the response
 };
 
 namespace Impl {
@@ -181,6 +182,16 @@ class StencilPolicy {
   StencilPolicy& set_selection(Selection s) { m_knobs.selection = s; return *this; }
   StencilPolicy& set_generic_step(GenericStep s) { m_knobs.generic_step = s; return *this; }
   StencilPolicy& set_source_form(SourceForm f) { m_knobs.source_form = f; return *this; }
+  /// SourceForm::response: the response of n launches is added once every n launches (the others run
+  /// the source-free kernel alone); 0 lets the model choose.
+  StencilPolicy& set_response_interval(int launches) {
+    if (launches < 0) {
+      throw std::invalid_argument("EbisuKokkos::StencilPolicy::set_response_interval: " + std::to_string(launches) +
+                                  " launches is negative");
+    }
+    m_knobs.response_interval = launches;
+    return *this;
+  }
   /// Cells each tiled GPU work item of the generic path updates along the slowest index: 1 (GenericStep::tiled),
   /// 4 (GenericStep::tiled_4cells), or 0 (GenericStep::automatic).
   StencilPolicy& set_generic_cells_per_item(int cells) {

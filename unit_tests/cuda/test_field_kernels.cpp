@@ -26,7 +26,8 @@ template <class Layout, class Scalar = double, class Stencil, bool... Centre>
 EbisuKokkos::StencilReport run_on_kernel(const std::string& name, const Stencil& stencil, Kinds<Centre...>,
                                          const FieldsUpdate& update, const FieldMaker& make_fields, const Extents& n,
                                          int steps, const Edges& edges, Strategy strategy, int depth,
-                                         EbisuKokkos::SourceForm source_form = EbisuKokkos::SourceForm::automatic) {
+                                         EbisuKokkos::SourceForm source_form = EbisuKokkos::SourceForm::automatic,
+                                         int response_interval = 0) {
   constexpr int rank = Stencil::rank;
   constexpr std::size_t count = sizeof...(Centre);
   using V = TestView<Scalar, rank, Layout, Kokkos::Cuda>;
@@ -49,7 +50,8 @@ EbisuKokkos::StencilReport run_on_kernel(const std::string& name, const Stencil&
   policy.set_backend(strategy == Strategy::automatic ? EbisuKokkos::Backend::automatic : EbisuKokkos::Backend::ebisu)
       .set_strategy(strategy)
       .set_temporal_depth(depth)
-      .set_source_form(source_form);
+      .set_source_form(source_form)
+      .set_response_interval(response_interval);
   for (int a = 0; a < rank; ++a) {
     policy.set_boundary(a, EbisuKokkos::Side::low, to_boundary(edges[a][0]))
         .set_boundary(a, EbisuKokkos::Side::high, to_boundary(edges[a][1]));
@@ -294,34 +296,53 @@ TEST(cuda, field_kernels_sm_tiling_3d_radius2_source_and_coefficients) {
   }
 }
 
-// The source's response form in 3-D (SourceForm::response): g_4 from one depth-4 launch of the source
-// kernel on a zeroed scratch, then the preset's own kernel adding it at every depth-4 launch and the
-// source kernel for the tail: T = 4 k + 3 (a tail per step) and 4 k (the planner splits shorter calls
-// into depth-2 launches, which have no response kernel); fixed and mixed periodic / fixed sides (the
-// fixed frame of g_4 stays 0); both layouts; several tiles in x and y. Per step forced never takes it.
-TEST(cuda, field_kernels_source_response_3d) {
-  namespace presets = EbisuKokkos::presets;
+// The source's response form (SourceForm::response), 2-D and 3-D SM tiling: g_{nd} from n launches of the
+// source kernel of the main depth d from zero (n odd and even: the set-up's first launch reads a zeroed
+// scratch or a zeroed response buffer), then groups of n launches of the preset's own kernel, the last
+// adding it, then the depth-d launches left over and the tail with the source: T with a tail and with
+// launches left over after the groups; fixed and mixed periodic / fixed sides (the fixed frame of g stays
+// 0); both layouts; several tiles. Per step forced never takes it.
+template <int Rank, class Preset>
+void check_source_response(const Preset& preset, const char* name, int depth, const std::vector<int>& step_counts,
+                           const Extents& right_extents, const Extents& left_extents) {
   using EbisuKokkos::SourceForm;
-  const auto source = EbisuKokkos::with_source(presets::j3d7pt());
-  const auto update = linear_plus_source_update(ebisu_test::update_of("j3d7pt", presets::j3d7pt()));
+  const auto source = EbisuKokkos::with_source(preset);
+  const auto update = linear_plus_source_update(ebisu_test::update_of(name, preset));
   const Edge P = Edge::periodic, F = Edge::fixed;
-  const Edges mixed{{{P, P}, {F, F}, {P, P}}};
-  for (int steps : {15, 16}) {
-    for (const Edges& edges : {edges_all(F), mixed}) {
-      const EbisuKokkos::StencilReport reports[] = {
-          run_on_kernel<Kokkos::LayoutRight>("j3d7pt+source response", source, Kinds<true>{}, update,
-                                             random_fields(1, 0.125L), {70, 90, 41}, steps, edges, Strategy::sm_tiling,
-                                             4, SourceForm::response),
-          run_on_kernel<Kokkos::LayoutLeft>("j3d7pt+source response", source, Kinds<true>{}, update,
-                                            random_fields(1, 0.125L), {45, 37, 61}, steps, edges, Strategy::sm_tiling,
-                                            4, SourceForm::response)};
-      for (const auto& report : reports) {
-        EXPECT_NE(report.plan.find("source response form: g_4"), std::string::npos) << report.plan;
+  const Edges mixed = Rank == 2 ? Edges{{{P, P}, {F, F}, {F, F}}} : Edges{{{P, P}, {F, F}, {P, P}}};
+  const std::string label = std::string(name) + "+source response";
+  for (int steps : step_counts) {
+    for (int interval : {1, 2, 3}) {
+      for (const Edges& edges : {edges_all(F), mixed}) {
+        const EbisuKokkos::StencilReport reports[] = {
+            run_on_kernel<Kokkos::LayoutRight>(label, source, Kinds<true>{}, update, random_fields(1, 0.125L),
+                                               right_extents, steps, edges, Strategy::sm_tiling, depth,
+                                               SourceForm::response, interval),
+            run_on_kernel<Kokkos::LayoutLeft>(label, source, Kinds<true>{}, update, random_fields(1, 0.125L),
+                                              left_extents, steps, edges, Strategy::sm_tiling, depth,
+                                              SourceForm::response, interval)};
+        for (const auto& report : reports) {
+          const std::string form = "source response form: g_" + std::to_string(interval * report.temporal_depth) +
+                                   " from " + std::to_string(interval) + " launch(es)";
+          EXPECT_NE(report.plan.find(form), std::string::npos) << report.plan;
+          EXPECT_NE(report.plan.find("group(s) of " + std::to_string(interval)), std::string::npos) << report.plan;
+        }
       }
     }
   }
-  run_on_kernel<Kokkos::LayoutRight>("j3d7pt+source per step", source, Kinds<true>{}, update, random_fields(1, 0.125L),
-                                     {70, 90, 41}, 16, mixed, Strategy::sm_tiling, 4, SourceForm::per_step);
+  run_on_kernel<Kokkos::LayoutRight>(std::string(name) + "+source per step", source, Kinds<true>{}, update,
+                                     random_fields(1, 0.125L), right_extents, step_counts.back(), mixed,
+                                     Strategy::sm_tiling, depth, SourceForm::per_step);
+}
+
+TEST(cuda, field_kernels_source_response_3d) {
+  // 27 = 6 x 4 + 3 and 31 = 7 x 4 + 3: launches of depth 4 (intervals 2 and 3 leave some over) and a tail.
+  check_source_response<3>(EbisuKokkos::presets::j3d7pt(), "j3d7pt", 4, {27, 31}, {70, 90, 41}, {45, 37, 61});
+}
+
+TEST(cuda, field_kernels_source_response_2d) {
+  // 45 = 5 x 8 + 5 and 61 = 7 x 8 + 5: launches of depth 8 (intervals 2 and 3 leave some over) and a tail.
+  check_source_response<2>(EbisuKokkos::presets::j2d5pt(), "j2d5pt", 8, {45, 61}, {301, 517, 1}, {230, 301, 1});
 }
 
 // In-place tiling keeps a footprint field's whole tile (halo through the

@@ -70,7 +70,8 @@ std::string measured_choice_key(const std::string& where, const StencilPolicy<Ex
   key += "|" + std::to_string(policy.steps()) + "|" + to_string(policy.backend()) + "|" +
          std::to_string(k.temporal_depth) + "," + std::to_string(k.tile_width) + "," + std::to_string(k.tile_height) +
          "," + std::to_string(k.threads) + "," + std::to_string(static_cast<int>(k.generic_step)) + "," +
-         std::to_string(static_cast<int>(k.source_form)) + "|";
+         std::to_string(static_cast<int>(k.source_form)) + "," +
+         std::to_string(k.response_interval) + "|";
   for (const auto& axis : policy.boundaries().side) key += std::string(to_string(axis[0])) + to_string(axis[1]);
   key += PolicyAccess::copy_back_free(policy) ? "|either buffer" : "|into u";
   return key;

@@ -45,6 +45,8 @@
 #include <ebisu_kokkos/impl/performance_model_2d.hpp>
 #include <ebisu_kokkos/impl/state_ring.hpp>
 #include <ebisu_kokkos/policy.hpp>
+#include <ebisu_kokkos/impl/source_response.hpp>
+#include <ebisu_kokkos/stencil.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -65,6 +67,20 @@ namespace ebisu2d {
 constexpr int kMaxThreads = 256;
 constexpr int kCols = 2;          // CX: adjacent columns per thread
 constexpr int kPrefetchRows = 3;  // input rows in flight per thread (asynchronous copies)
+// The depths compiled with an added output array (SourceForm::response):
+// shallower launches gain too little per launch to repay the response's
+// set-up; at depth 10 the j2d5pt kernel with the array spills (12-24 B) at the
+// three-block bound (ptxas, sm_90).
+constexpr int kMinResponseDepth = 6;
+constexpr int kMaxResponseDepth = 8;
+// The response form's launch costs (ResponseCosts), fitted to calls at several intervals (H200, fp64,
+// j2d5pt at 8352^2, depth 8): L's own launch 0.52 ms, the source kernel's 0.69, the adding kernel's 0.63.
+constexpr ResponseCosts kResponseCosts{0.32, 0.20};
+// SourceForm::automatic takes the response form from this many launches of the main depth on (and where
+// the schedule is predicted cheaper than the source at every step).
+constexpr long kResponseMinLaunches = 12;
+template <int T>
+constexpr bool response_depth = T >= kMinResponseDepth && T <= kMaxResponseDepth;
 
 // Compile-time facts of a stencil as the 2-D kernel sees it: offsets along
 // the streamed (slow) and the fast axis, and how neighbouring threads share
@@ -496,12 +512,17 @@ constexpr int blocks_per_sm_bound() {
 // fixed side anywhere (a periodic or mirror box) is compiled without the
 // frame's per-cell selects, about a fifth of its row loop's instructions.
 // CentreFields: every read-only field is read at the output cell only.
+// AddOut: the launch's output is the last stage's value plus one more array
+// (fields.data[NRO], read at the output cell; the source term's precomputed
+// response, see SmTiling2D::run): streamed through the input ring like a
+// register field, T (R+1) rows behind the input row, so no stage holds it.
 template <class Tr, class Eval, class Scalar, int T, bool SlowIs0, bool Mapped, bool Framed, int NF, int NS = 1,
-          int NL = 1, bool OlderAround = true, bool CentreFields = false>
+          int NL = 1, bool OlderAround = true, bool CentreFields = false, bool AddOut = false>
 __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kMaxThreads,
                                   blocks_per_sm_bound<Tr, T, Mapped, Framed, NF>())
     ebisu2d_kernel(const Eval eval, const Scalar* __restrict__ src, Scalar* __restrict__ dst, const GeometryFor<Mapped> g,
-                   const FieldRows<Scalar, NF - (NS * NL - 1)> fields, const StateRows<Scalar, NS * NL> state) {
+                   const FieldRows<Scalar, NF - (NS * NL - 1) + (AddOut ? 1 : 0)> fields,
+                   const StateRows<Scalar, NS * NL> state) {
   constexpr int R = Tr::R;
   constexpr int K = Tr::K;
   constexpr int CX = Tr::CX;
@@ -512,6 +533,7 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
   static_assert(T * R <= StreamedAxis::kOverhang, "EbisuKokkos: ebisu2d_kernel streams further beyond a side than StreamedAxis resolves");
   static_assert(!Tr::partial_sums || NQ == 1, "EbisuKokkos: partial sums are for one linear field");
   static_assert(Framed || Mapped, "EbisuKokkos: ebisu2d_kernel without a frame is for periodic / mirror sides");
+  static_assert(!AddOut || NS * NL == 1, "EbisuKokkos: an added output array is for one state field of one level");
   constexpr bool PS = Tr::partial_sums;
   using Sh = StreamShape<Tr, T, NL, OlderAround>;
   constexpr int WL = Sh::WL;      // W for one level
@@ -522,7 +544,7 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
   using Mode = RowMode<Tr, T, NQ, NRO, CentreFields>;
   constexpr bool RF = Mode::fields_in_registers;
   constexpr int NQF = RF ? 0 : NRO;  // read-only fields in shared-memory queues
-  constexpr int NRING = NQ + NRO - NQF;  // ring rows per slot: the state levels, then the register fields
+  constexpr int NRING = NQ + NRO - NQF + (AddOut ? 1 : 0);  // ring rows per slot: state levels, register fields, addend
   extern __shared__ __align__(16) unsigned char ebisu2d_smem_raw[];
   Scalar* smem = reinterpret_cast<Scalar*>(ebisu2d_smem_raw);
 
@@ -639,6 +661,13 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
             const Scalar* f = fields.data[k];
             Scalar* to = RF ? ring_at(NQ + k, slot, j) : field_queue + k * FQ * field_row + fslot + j * plane;
             async_copy_or_zero(to, valid ? f + static_cast<long>(sy) * fields.stride[k] + sx : f, valid);
+          }
+          if constexpr (AddOut) {  // the output row of the iteration that reads this slot
+            const int ye = y - T * (R + 1);
+            const bool stored = ye >= 0 && ye < g.ns && col_out[j];
+            const Scalar* a = fields.data[NRO];
+            async_copy_or_zero(ring_at(NRING - 1, slot, j), stored ? a + static_cast<long>(ye) * fields.stride[NRO] + gx0 + j : a,
+                               stored);
           }
         }
         async_commit();
@@ -863,8 +892,11 @@ __global__ void __launch_bounds__(Tr::block_threads > 0 ? Tr::block_threads : kM
                                   : state.out[q] + static_cast<long>(c) * state.out_stride[q]) +
                           gx0;
 #pragma unroll
-              for (int j = 0; j < CX; ++j)
-                if (col_out[j]) d[j] = out[f][T - 1 - l][j];
+              for (int j = 0; j < CX; ++j) {
+                Scalar v = out[f][T - 1 - l][j];
+                if constexpr (AddOut) v += *ring_at(NRING - 1, it % (P + 1), j);
+                if (col_out[j]) d[j] = v;
+              }
             }
           }
         });
@@ -926,25 +958,28 @@ struct Kernel {
   /// Mapped: the instantiation whose loads go through periodic / mirror rules;
   /// Framed: the one that keeps fixed sides' frame (every instantiation but a
   /// mapped one for a domain without fixed sides).
-  template <bool Mapped = false, bool Framed = true>
+  /// AddOut: the instantiation that adds one more array to its output (ebisu2d_kernel).
+  template <bool Mapped = false, bool Framed = true, bool AddOut = false>
   static constexpr auto function() {
     return &ebisu2d_kernel<Tr, Eval, Scalar, Depth, SlowIs0, Mapped, Framed, fields, NS, NL,
-                           reads_older_levels_around<NS, NL, FieldKinds...>(), centre_fields>;
+                           reads_older_levels_around<NS, NL, FieldKinds...>(), centre_fields, AddOut>;
   }
 
   /// The registers and local memory of the instantiation that runs (the mapped
   /// one may take more registers, and so fewer blocks per SM).
-  template <bool Mapped = false, bool Framed = true>
+  template <bool Mapped = false, bool Framed = true, bool AddOut = false>
   static const cudaFuncAttributes& attributes() {
     static const cudaFuncAttributes attr = [] {
       cudaFuncAttributes a{};
-      EBISU_CUDA_CHECK(cudaFuncGetAttributes(&a, function<Mapped, Framed>()), "ebisu2d_kernel");
+      EBISU_CUDA_CHECK(cudaFuncGetAttributes(&a, function<Mapped, Framed, AddOut>()), "ebisu2d_kernel");
       return a;
     }();
     return attr;
   }
+  template <bool AddOut = false>
   static const cudaFuncAttributes& attributes(bool mapped, bool framed = true) {
-    return !mapped ? attributes<false>() : framed ? attributes<true>() : attributes<true, false>();
+    return !mapped ? attributes<false, true, AddOut>()
+                   : framed ? attributes<true, true, AddOut>() : attributes<true, false, AddOut>();
   }
 };
 
@@ -997,6 +1032,18 @@ struct SmTiling2D {
   static constexpr unsigned depth_mask = Tr::depth_mask_for(NQ);
   using K = ebisu2d::Kernel<Stencil, Scalar, slow_is_0, max_depth, NS, NL, FieldKinds...>;  // register use of the deepest
   static constexpr ebisu2d::FieldKindList<FieldKinds...> kinds{};
+  /// A linear stencil plus a source (with_source) on one field: the response form may run (SourceForm).
+  static constexpr bool source_response = LinearPlusSource<Stencil>::value && NQ == 1 && NRO == 1;
+  template <class S, bool = LinearPlusSource<S>::value>
+  struct LinearPartOf {
+    using type = S;
+  };
+  template <class S>
+  struct LinearPartOf<S, true> {
+    using type = typename LinearPlusSource<S>::linear_type;
+  };
+  /// The source-free kernels of the response form.
+  using LinearTiling = SmTiling2D<typename LinearPartOf<Stencil>::type, ViewType, 1, 1>;
 
   struct Plan {
     bool valid = false;
@@ -1008,7 +1055,37 @@ struct SmTiling2D {
     double interior_cells = 0;
     bool block_knob_ignored = false;
     int deeper_depth = 0;  ///< the next usable depth above a free choice (0: none or forced; PlanSM3D's)
+    /// SourceForm::response (response.depth 0: the per-step form runs): the source-free kernel's
+    /// launches of the main depth, adding the response and not (own), and their schedule; the plan's
+    /// full launches are the main depth's.
+    Plan2D response{0}, own{0};
+    ResponseSchedule schedule;
   };
+
+  /// The plan of one launch of `depth` steps of this source-free one-field
+  /// kernel, AddOut: the one that also adds one array to its output
+  /// (SourceForm::response); depth 0 where that depth is not compiled so.
+  template <bool AddOut>
+  static Plan2D launch_plan(const StencilPolicy<Kokkos::Cuda>& policy, const ViewType& u, int depth,
+                            TuningKnobs knobs) {
+    Plan2D none;
+    none.depth = 0;
+    if constexpr (NQ != 1 || NRO != 0 || (AddOut && max_depth < ebisu2d::kMinResponseDepth)) {
+      return none;
+    } else {
+      const KernelLimits2D lim = limits<AddOut>(policy, u);
+      if (depth >= 32 || ((lim.depth_mask >> depth) & 1u) == 0) return none;
+      int ns, nf;
+      extents(u, ns, nf);
+      knobs.temporal_depth = depth;
+      if (Tr::block_threads > 0) {
+        knobs.threads = Tr::block_threads;
+        knobs.tile_width = 0;
+      }
+      const Plan2D p = choose_plan_2d(device_model(policy.space().cuda_device()), stencil_facts(), ns, nf, depth, knobs, lim);
+      return p.depth == depth ? p : none;
+    }
+  }
 
   /// Whether some cell of u keeps its value under `rules` (else the mapped
   /// kernel runs without the frame's selects).
@@ -1045,51 +1122,8 @@ struct SmTiling2D {
     extents(u, ns, nf);
     const DeviceModel& dev = device_model(policy.space().cuda_device());
     const StencilModel sm = stencil_facts();
-    KernelLimits2D lim;
-    lim.cols_per_thread = ebisu2d::kCols;
-    lim.max_threads = Tr::launch_threads(ebisu2d::kMaxThreads);
-    lim.max_depth = max_depth;
-    lim.depth_mask = depth_mask;
-    const bool mapped = !policy.boundaries().all_fixed();
-    const bool framed = has_frame(u, policy.boundaries());
-    lim.regs_per_thread = K::attributes(mapped, framed).numRegs;
-    // Fixed-block kernels: blocks per SM follow the registers of the depth that
-    // runs (their launch bounds make room for three at depth <= 8). The others
-    // keep the deepest one's count, as in the model's calibration: extra blocks
-    // of the runtime-sized radius-2 kernels measured slower, not faster (H200:
-    // j2d9pt depth 4 at 3/SM 547 vs depth 6 at 2/SM 565 GCells/s; j2d25pt
-    // depth 2 at 4/SM 267 vs depth 4 at 3/SM 312).
-    // Several fields or levels: a depth whose windows do not fit the registers
-    // (at the 255 cap, or spilling to local memory) is not a candidate (H200,
-    // Gray-Scott 4096^2 at depth 8: 255 registers, 170 GCells/s; depth 4: 154, 310).
-    unsigned usable_depths = depth_mask;
-    ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(0, [&](auto kernel) {
-      constexpr int d = decltype(kernel)::depth;
-      const cudaFuncAttributes& a = kernel.attributes(mapped, framed);
-      if (Tr::block_threads > 0) lim.regs_by_depth[d] = a.numRegs;
-      if (NQ > 1 && d > 1 && (a.localSizeBytes > 0 || a.numRegs >= 255)) usable_depths &= ~(1u << d);
-      if (decltype(kernel)::fields_in_registers) lim.register_field_depths |= 1u << d;
-    }, kinds);
-    lim.depth_mask = usable_depths;
-    using Shape = ebisu2d::StreamShape<Tr, 1, NL, reads_older_levels_around<NS, NL, FieldKinds...>()>;
-    lim.queue_slots = Shape::QL;
-    lim.planes_per_stage = NQ == 1 ? Tr::planes_per_stage : NS * Shape::QL * Tr::CX;
-    lim.smem_accesses_per_cell = NS * Tr::smem_accesses_per_cell;
-    lim.prefetch_rows = ebisu2d::kPrefetchRows;
-    lim.state_fields = NS;
-    lim.state_levels = NL;
-    // A field read over the footprint may touch its whole box (what the functor does not read, the compiler
-    // drops): the distinct values of a thread's CX cells, (CX + 2R) columns x (2R + 1) rows, per cell.
-    constexpr double box_reads = static_cast<double>((Tr::CX + 2 * R) * (2 * R + 1)) / Tr::CX;
-    lim.read_only_fields = NRO;
-    double field_accesses = 0;
-    [[maybe_unused]] int kind = 0;
-    ((field_accesses += kind++ < NE ? 0.0 : (FieldKinds::centre_only ? 1.0 : box_reads)), ...);
-    lim.field_accesses_per_cell = field_accesses;
-    if (K::attributes(mapped, framed).maxThreadsPerBlock < lim.max_threads) {
-      lim.max_threads = K::attributes(mapped, framed).maxThreadsPerBlock / 32 * 32;
-    }
-
+    const KernelLimits2D lim = limits(policy, u);
+    const unsigned usable_depths = lim.depth_mask;
     TuningKnobs knobs = policy.knobs();
     plan.block_knob_ignored = Tr::block_threads > 0 && (knobs.threads > 0 || knobs.tile_width > 0) &&
                               knobs.threads != Tr::block_threads && knobs.tile_width != Tr::block_threads * Tr::CX;
@@ -1149,6 +1183,29 @@ struct SmTiling2D {
     }
     plan.predicted_seconds = plan.full_launches * plan.main.predicted_seconds;
     for (const Plan2D& p : plan.remainder) plan.predicted_seconds += p.predicted_seconds;
+    if constexpr (source_response) {
+      // The response form (SourceForm, impl/source_response.hpp): g_{nd} from n launches of the source
+      // kernel of the main depth d from zero, then groups of n launches of depth d, L's own kernel with the
+      // last adding g_{nd}.
+      const SourceForm form = knobs.source_form;
+      if (form != SourceForm::per_step && covered == steps && plan.full_launches > 0) {
+        const Plan2D response = LinearTiling::template launch_plan<true>(policy, u, depth, knobs);
+        const Plan2D own = LinearTiling::template launch_plan<false>(policy, u, depth, knobs);
+        if (response.depth == depth && own.depth == depth && own.predicted_seconds > 0) {
+          const ResponseSchedule schedule = response_schedule(
+              plan.full_launches, own.predicted_seconds, ebisu2d::kResponseCosts,
+              response_set_up_seconds(static_cast<double>(ns) * nf * sizeof(Scalar)), knobs.response_interval);
+          if (schedule.groups > 0 && (form == SourceForm::response ||
+                                      (plan.full_launches >= ebisu2d::kResponseMinLaunches &&
+                                       schedule.seconds < schedule.per_step_seconds))) {
+            plan.response = response;
+            plan.own = own;
+            plan.schedule = schedule;
+            plan.predicted_seconds += schedule.seconds - plan.full_launches * plan.main.predicted_seconds;
+          }
+        }
+      }
+    }
     plan.interior_cells = static_cast<double>(ns - 2 * R) * (nf - 2 * R);
     plan.valid = true;
     if (knobs.temporal_depth <= 0) {
@@ -1162,6 +1219,67 @@ struct SmTiling2D {
     return plan;
   }
 
+  /// What the model needs of this stencil's compiled kernels for a call on u.
+  /// AddOut: of the instantiations that add one more array to their output
+  /// (SourceForm::response; the response depths only), which stream
+  /// it through the input ring like a register field.
+  template <bool AddOut = false>
+  static KernelLimits2D limits(const StencilPolicy<Kokkos::Cuda>& policy, const ViewType& u) {
+    KernelLimits2D lim;
+    lim.cols_per_thread = ebisu2d::kCols;
+    lim.max_threads = Tr::launch_threads(ebisu2d::kMaxThreads);
+    lim.max_depth = max_depth;
+    lim.depth_mask = depth_mask;
+    const bool mapped = !policy.boundaries().all_fixed();
+    const bool framed = has_frame(u, policy.boundaries());
+    static_assert(!AddOut || (NQ == 1 && NRO == 0), "EbisuKokkos: the response form runs a source-free one-field kernel");
+    // The deepest instantiation that can run (AddOut: of the response depths).
+    const cudaFuncAttributes* deepest = nullptr;
+    if constexpr (!AddOut) deepest = &K::attributes(mapped, framed);
+    // Fixed-block kernels: blocks per SM follow the registers of the depth that
+    // runs (their launch bounds make room for three at depth <= 8). The others
+    // keep the deepest one's count, as in the model's calibration: extra blocks
+    // of the runtime-sized radius-2 kernels measured slower, not faster (H200:
+    // j2d9pt depth 4 at 3/SM 547 vs depth 6 at 2/SM 565 GCells/s; j2d25pt
+    // depth 2 at 4/SM 267 vs depth 4 at 3/SM 312).
+    // Several fields or levels: a depth whose windows do not fit the registers
+    // (at the 255 cap, or spilling to local memory) is not a candidate (H200,
+    // Gray-Scott 4096^2 at depth 8: 255 registers, 170 GCells/s; depth 4: 154, 310).
+    unsigned usable_depths = depth_mask;
+    ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(0, [&](auto kernel) {
+      constexpr int d = decltype(kernel)::depth;
+      if constexpr (AddOut && !ebisu2d::response_depth<d>) {
+        usable_depths &= ~(1u << d);
+      } else {
+        const cudaFuncAttributes& a = kernel.template attributes<AddOut>(mapped, framed);
+        if (AddOut) deepest = &a;
+        if (Tr::block_threads > 0 || AddOut) lim.regs_by_depth[d] = a.numRegs;
+        if (NQ > 1 && d > 1 && (a.localSizeBytes > 0 || a.numRegs >= 255)) usable_depths &= ~(1u << d);
+        if (decltype(kernel)::fields_in_registers || AddOut) lim.register_field_depths |= 1u << d;
+      }
+    }, kinds);
+    lim.depth_mask = usable_depths;
+    if (deepest == nullptr) return lim;  // no response depth compiled (depth_mask 0)
+    lim.regs_per_thread = deepest->numRegs;
+    using Shape = ebisu2d::StreamShape<Tr, 1, NL, reads_older_levels_around<NS, NL, FieldKinds...>()>;
+    lim.queue_slots = Shape::QL;
+    lim.planes_per_stage = NQ == 1 ? Tr::planes_per_stage : NS * Shape::QL * Tr::CX;
+    lim.smem_accesses_per_cell = NS * Tr::smem_accesses_per_cell;
+    lim.prefetch_rows = ebisu2d::kPrefetchRows;
+    lim.state_fields = NS;
+    lim.state_levels = NL;
+    // A field read over the footprint may touch its whole box (what the functor does not read, the compiler
+    // drops): the distinct values of a thread's CX cells, (CX + 2R) columns x (2R + 1) rows, per cell.
+    constexpr double box_reads = static_cast<double>((Tr::CX + 2 * R) * (2 * R + 1)) / Tr::CX;
+    lim.read_only_fields = NRO + (AddOut ? 1 : 0);
+    double field_accesses = AddOut ? 1.0 : 0.0;
+    [[maybe_unused]] int kind = 0;
+    ((field_accesses += kind++ < NE ? 0.0 : (FieldKinds::centre_only ? 1.0 : box_reads)), ...);
+    lim.field_accesses_per_cell = field_accesses;
+    if (deepest->maxThreadsPerBlock < lim.max_threads) lim.max_threads = deepest->maxThreadsPerBlock / 32 * 32;
+    return lim;
+  }
+
   /// One field on (u, scratch); fields: FieldViews of FieldKinds (NoFields
   /// when there are none). The outcome says which of the two holds step T.
   template <class FieldSet = NoFields>
@@ -1169,6 +1287,9 @@ struct SmTiling2D {
                             const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan,
                             const FieldSet& fields = FieldSet{}) {
     static_assert(NQ == 1, "EbisuKokkos: SmTiling2D::run is the single-field form (run_state otherwise)");
+    if constexpr (source_response) {
+      if (plan.response.depth > 0) return run_response(label, policy, stencil, u, scratch, plan, fields);
+    }
     const ViewType ends[2] = {u, scratch};
     StencilOutcome outcome = launches(label, policy, stencil, u, plan, fields, [&](int launch, int, int, Buffers& b) {
       const ViewType& from = ends[launch % 2];
@@ -1214,6 +1335,115 @@ struct SmTiling2D {
   }
 
  private:
+  template <class, class, int, int, class...>
+  friend struct SmTiling2D;
+
+  // SourceForm::response (plan.response.depth = d > 0; impl/source_response.hpp): g_{nd} from n launches
+  // of the source kernel of depth d from zero (ping-pong between scratch and the response's buffer, the
+  // last into the buffer), then groups of n launches of depth d of L's own kernel, the last adding g_{nd}
+  // at its output (one read per cell, streamed through the input ring like a register field: no stage
+  // holds it, so the kernel keeps L's occupancy); the launches of depth d after the last group and the
+  // plan's remainder the source kernel.
+  template <class FieldSet>
+  static StencilOutcome run_response(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
+                                     const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan,
+                                     const FieldSet& fields) {
+    using Response = Kokkos::View<Scalar**, typename ViewType::array_layout, typename ViewType::memory_space>;
+    Response response;
+    try {
+      response = Response(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("EbisuKokkos::source_response")),
+                          u.extent(0), u.extent(1));
+    } catch (const std::exception& e) {  // no room for the response: the per-step form needs none
+      StencilPolicy<Kokkos::Cuda> per_step = policy;
+      per_step.set_source_form(SourceForm::per_step);
+      StencilOutcome outcome = run(label, per_step, stencil, u, scratch, SmTiling2D::plan(per_step, u), fields);
+      outcome.report.plan += std::string("; per step: the source response form's buffer was refused (") + e.what() + ")";
+      return outcome;
+    }
+    const int d = plan.main.depth;
+    const int n = plan.schedule.interval;
+    const auto stride_of = [](Scalar* data, const auto& v) {
+      return std::pair<Scalar*, long>(data, static_cast<long>(v.stride(slow_is_0 ? 0 : 1)));
+    };
+    const std::pair<Scalar*, long> g = stride_of(response.data(), response), s = stride_of(scratch.data(), scratch);
+    // Set-up launch j writes g if n - 1 - j is even, scratch otherwise; the first reads the other, zeroed.
+    const std::pair<Scalar*, long> setup_ends[2] = {g, s};
+    if (n % 2 == 1) {
+      Kokkos::deep_copy(policy.space(), scratch, Scalar(0));
+    } else {
+      Kokkos::deep_copy(policy.space(), response, Scalar(0));
+    }
+    Plan source = plan;
+    source.full_launches = n;
+    source.remainder.clear();
+    launches(label + ":source-response", policy, stencil, u, source, fields, [&](int j, int, int, Buffers& b) {
+      b.src = setup_ends[(n - j) % 2].first;
+      b.src_stride = setup_ends[(n - j) % 2].second;
+      b.dst = setup_ends[(n - 1 - j) % 2].first;
+      b.dst_stride = setup_ends[(n - 1 - j) % 2].second;
+    });
+
+    const ViewType ends[2] = {u, scratch};
+    int done = 0;  // launches of the call so far: the next reads ends[done % 2]
+    const auto next = [&](int, int, int, auto& b) {
+      b.src = ends[done % 2].data();
+      b.src_stride = static_cast<long>(ends[done % 2].stride(slow_is_0 ? 0 : 1));
+      b.dst = ends[(done + 1) % 2].data();
+      b.dst_stride = static_cast<long>(ends[(done + 1) % 2].stride(slow_is_0 ? 0 : 1));
+      ++done;
+    };
+    const auto linear = LinearPlusSource<Stencil>::linear_part(stencil);
+    typename LinearTiling::Plan own, adding;
+    own.valid = adding.valid = true;
+    own.main = plan.own;
+    own.full_launches = n - 1;
+    adding.main = plan.response;
+    adding.full_launches = 1;
+    const long groups = std::min<long>(plan.schedule.groups, plan.full_launches / n);
+    for (long group = 0; group < groups; ++group) {
+      if (n > 1) LinearTiling::launches(label, policy, linear, u, own, NoFields{}, next);
+      LinearTiling::template launches<true>(label, policy, linear, u, adding, NoFields{}, next, g.first, g.second);
+    }
+    // The rest with the source: depth-d launches after the last group, then the plan's remainder.
+    source.full_launches = static_cast<int>(plan.full_launches - groups * n);
+    source.remainder = plan.remainder;
+    if (source.full_launches > 0 || !source.remainder.empty()) {
+      launches(label, policy, stencil, u, source, fields, next);
+    }
+
+    StencilOutcome outcome;
+    StencilReport& report = outcome.report;
+    report.backend = Backend::ebisu;
+    report.strategy = Strategy::sm_tiling;
+    report.launches = done;
+    report.temporal_depth = d;
+    report.predicted_gcells_per_s =
+        plan.predicted_seconds > 0 ? plan.interior_cells * policy.steps() / plan.predicted_seconds * 1e-9 : 0;
+    const bool mapped = !policy.boundaries().all_fixed();
+    const bool framed = has_frame(u, policy.boundaries());
+    int regs = 0;
+    ebisu2d::dispatch_depth<typename LinearPartOf<Stencil>::type, Scalar, slow_is_0>(d, [&](auto kernel) {
+      if constexpr (ebisu2d::response_depth<decltype(kernel)::depth>) {
+        regs = kernel.template attributes<true>(mapped, framed).numRegs;
+      }
+    });
+    report.plan = "source response form: g_" + std::to_string(n * d) + " from " + std::to_string(n) +
+                  " launch(es) of the source kernel [" + plan.main.describe() + "]; then " + std::to_string(groups) +
+                  " group(s) of " + std::to_string(n) + " launch(es) of depth " + std::to_string(d) +
+                  " of the source-free kernel [" + plan.own.describe() + "], the last adding it [" +
+                  plan.response.describe() + "; regs/thread " + std::to_string(regs) + "]";
+    if (source.full_launches > 0) {
+      report.plan += "; then " + std::to_string(source.full_launches) + " launch(es) of depth " + std::to_string(d) +
+                     " with the source";
+    }
+    for (const Plan2D& p : plan.remainder) {
+      report.plan += " + 1 of depth " + std::to_string(p.depth) + " with the source [" + p.describe() + "]";
+    }
+    report.plan += " on " + device_model(policy.space().cuda_device()).name;
+    outcome.result_in_scratch = done % 2 == 1;
+    return outcome;
+  }
+
   struct Buffers {
     const Scalar* src = nullptr;
     Scalar* dst = nullptr;
@@ -1222,11 +1452,12 @@ struct SmTiling2D {
   };
 
   // The call's launches and report; buffers_of(launch, done, depth, b)
-  // points b at the launch's buffers.
-  template <class FieldSet, class BuffersOf>
+  // points b at the launch's buffers. AddOut: the kernels add `addend` (a
+  // View's data and slow stride) to their output (SourceForm::response).
+  template <bool AddOut = false, class FieldSet, class BuffersOf>
   static StencilOutcome launches(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
                                  const Stencil& stencil, const ViewType& u, const Plan& plan, const FieldSet& fields,
-                                 BuffersOf&& buffers_of) {
+                                 BuffersOf&& buffers_of, const Scalar* addend = nullptr, long addend_stride = 0) {
     static_assert(FieldSet::size == NRO, "EbisuKokkos: SM tiling run with another set of fields than planned");
     StencilOutcome outcome;
     StencilReport& report = outcome.report;
@@ -1238,12 +1469,16 @@ struct SmTiling2D {
     const DeviceModel& dev = device_model(policy.space().cuda_device());
     const auto eval = stencil.template bind<Scalar, FieldKinds...>();
     const cudaStream_t stream = policy.space().cuda_stream();
-    ebisu2d::FieldRows<Scalar, NRO> field_rows{};
+    ebisu2d::FieldRows<Scalar, NRO + (AddOut ? 1 : 0)> field_rows{};
     if constexpr (NRO > 0) {
       for (int k = 0; k < NRO; ++k) {
         field_rows.data[k] = fields.views[k].data();
         field_rows.stride[k] = static_cast<long>(fields.views[k].stride(slow_is_0 ? 0 : 1));
       }
+    }
+    if constexpr (AddOut) {
+      field_rows.data[NRO] = addend;
+      field_rows.stride[NRO] = addend_stride;
     }
     Kokkos::Profiling::pushRegion("EbisuKokkos::ebisu2d::" + label);
     const BoundaryRules& rules = policy.boundaries();
@@ -1265,6 +1500,10 @@ struct SmTiling2D {
       g.fast = axis_rules(u, rules, slow_is_0 ? 1 : 0, R);
       if (mapped) g.slow_rows = StreamedAxis(g.slow);
       auto go = [&](auto kernel) {
+        if constexpr (AddOut && !ebisu2d::response_depth<decltype(kernel)::depth>) {
+          throw std::logic_error("EbisuKokkos: ebisu2d depth " + std::to_string(p.depth) +
+                                 " is not compiled with an added output array");
+        } else {
         auto start = [&](auto function, const auto& geometry) {
           EBISU_CUDA_CHECK(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                 static_cast<int>(p.smem_bytes)),
@@ -1273,11 +1512,12 @@ struct SmTiling2D {
           EBISU_CUDA_CHECK(cudaGetLastError(), "ebisu2d_kernel");
         };
         if (mapped && framed) {
-          start(kernel.template function<true>(), g);
+          start(kernel.template function<true, true, AddOut>(), g);
         } else if (mapped) {
-          start(kernel.template function<true, false>(), g);
+          start(kernel.template function<true, false, AddOut>(), g);
         } else {
-          start(kernel.template function<false>(), static_cast<const ebisu2d::Geometry&>(g));
+          start(kernel.template function<false, true, AddOut>(), static_cast<const ebisu2d::Geometry&>(g));
+        }
         }
       };
       ebisu2d::dispatch_depth<Stencil, Scalar, slow_is_0, NS, NL>(p.depth, go, kinds);
@@ -1287,6 +1527,7 @@ struct SmTiling2D {
     for (int i = 0; i < plan.full_launches; ++i) launch(plan.main);
     for (const Plan2D& p : plan.remainder) launch(p);
     Kokkos::Profiling::popRegion();
+    if constexpr (AddOut) return outcome;  // run_response reports (and the plain kernels stay uninstantiated)
 
     const int depth = plan.main.depth;
     const int steps = policy.steps();

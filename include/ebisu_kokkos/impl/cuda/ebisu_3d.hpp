@@ -58,6 +58,7 @@
 #include <ebisu_kokkos/impl/ebisu_backend_fwd.hpp>
 #include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/performance_model_3d.hpp>
+#include <ebisu_kokkos/impl/source_response.hpp>
 #include <ebisu_kokkos/stencil.hpp>
 #include <ebisu_kokkos/impl/state_ring.hpp>
 #include <ebisu_kokkos/policy.hpp>
@@ -831,12 +832,13 @@ struct Kernel {
 // 128-register bound (ptxas, sm_90).
 template <int T>
 constexpr bool response_depth = T >= 4;
-// SourceForm::automatic takes the response form from this many launches of its depth on. The model
-// cannot rank the two forms: it sees both bound by DRAM (24 bytes per cell and launch) and predicts
-// the per-step kernel at 251 GCells/s where it runs 219, its per-level ring reads issuing more than
-// it counts. Measured (H200, fp64, j3d7pt-source 2560x288x384, T = 100, 25 launches of depth 4):
-// per step 218-219, response 239-240 GCells/s with its set-up (allocation, zeroing, one source
-// launch: ~9 ms against ~4.4 ms per adding launch and 5.2 per source launch): even at ~11 launches.
+// The response form's launch costs (ResponseCosts), fitted to calls at several intervals (H200, fp64,
+// j3d7pt 2560x288x384, depth 4): L's own launch 3.34 ms, the source kernel's 5.2 (its per-level ring
+// reads issue more than the model counts), the adding kernel's 4.2 (30 bytes per owned cell to 22: the
+// tile reads 1.78x the cells it owns).
+constexpr ResponseCosts kResponseCosts{0.56, 0.26};
+// SourceForm::automatic takes the response form from this many launches of the main depth on (and where
+// the schedule is predicted cheaper than the source at every step).
 constexpr long kResponseMinLaunches = 12;
 
 // The depths compiled for a state of NQ levels (bit d: depth d). Several
@@ -911,11 +913,10 @@ struct SmTiling3D {
     double predicted_seconds = 0;
     double interior_cells = 0;
     int deeper_depth = 0;  ///< PlanSM3D::deeper_depth
-    /// SourceForm::response: every launch of depth response.depth runs the source-free kernel adding
-    /// g_d, with this shape (smem_bytes 0: the per-step form runs); g_d is one launch of the source
-    /// kernel of that depth from a zeroed scratch.
-    SmTileShape3D response;
-    double response_setup_seconds = 0;
+    /// SourceForm::response (smem_bytes 0: the per-step form runs): the shapes of the source-free
+    /// kernel's launches of the main depth, adding the response and not (own), and their schedule.
+    SmTileShape3D response, own;
+    ResponseSchedule schedule;
   };
 
   /// The shape of one launch of `depth` steps of this source-free one-field
@@ -1081,22 +1082,28 @@ struct SmTiling3D {
     if (!plan.valid) plan.why_not = "no SM tiling fits";
     plan.predicted_seconds = plan.sm.predicted_seconds;
     if constexpr (source_response) {
-      // The response form (SourceForm): g_d once (the source kernel's launch of the main depth d from
-      // a zeroed scratch), then every launch of depth d the source-free kernel plus g_d.
+      // The response form (SourceForm, impl/source_response.hpp): g_{nd} from n launches of the source
+      // kernel of the main depth d from zero, then groups of n launches of depth d, L's own kernel with the
+      // last adding g_{nd}.
       const int d = plan.sm.depth;
       const long launches_of_d = std::count(plan.sm.launch_depths.begin(), plan.sm.launch_depths.end(), d);
       if (plan.valid && policy.knobs().source_form != SourceForm::per_step && launches_of_d > 0) {
         const SmTileShape3D response = LinearTiling::response_shape(policy, d);
-        if (response.smem_bytes > 0) {
+        const SmTileShape3D own = LinearTiling::plan(policy, u).shapes[d];
+        if (response.smem_bytes > 0 && own.smem_bytes > 0) {
           const StencilModel linear = stencil_model<typename LinearPartOf<Stencil>::type>(static_cast<int>(sizeof(Scalar)));
-          const double source_launch = predict_sm_launch_seconds_3d(dm, sm, nz, ny, nx, plan.shapes[d]);
-          const double setup = source_launch + static_cast<double>(nx) * ny * nz * sizeof(Scalar) / (dm.dram_bandwidth_gbs * 1e9);
-          const double with = plan.sm.predicted_seconds + setup +
-                              launches_of_d * (predict_sm_launch_seconds_3d(dm, linear, nz, ny, nx, response) - source_launch);
-          if (policy.knobs().source_form == SourceForm::response || launches_of_d >= ebisu3d::kResponseMinLaunches) {
+          const ResponseSchedule schedule = response_schedule(
+              launches_of_d, predict_sm_launch_seconds_3d(dm, linear, nz, ny, nx, own), ebisu3d::kResponseCosts,
+              response_set_up_seconds(static_cast<double>(nx) * ny * nz * sizeof(Scalar)),
+              policy.knobs().response_interval);
+          if (schedule.groups > 0 && (policy.knobs().source_form == SourceForm::response ||
+                                      (launches_of_d >= ebisu3d::kResponseMinLaunches &&
+                                       schedule.seconds < schedule.per_step_seconds))) {
             plan.response = response;
-            plan.response_setup_seconds = setup;
-            plan.predicted_seconds = with;
+            plan.own = own;
+            plan.schedule = schedule;
+            plan.predicted_seconds +=
+                schedule.seconds - launches_of_d * predict_sm_launch_seconds_3d(dm, sm, nz, ny, nx, plan.shapes[d]);
           }
         }
       }
@@ -1165,9 +1172,10 @@ struct SmTiling3D {
     return greedy_launch_depths(steps, plan.sm.depth, usable);
   }
 
-  // SourceForm::response (plan.response.smem_bytes > 0; docs/design-fields-boundaries-state.md): g_d
-  // from one launch of the source kernel of the main depth d on a zeroed scratch, then every launch of
-  // depth d the source-free kernel adding g_d, the others the source kernel.
+  // SourceForm::response (plan.response.smem_bytes > 0; impl/source_response.hpp): g_{nd} from n launches
+  // of the source kernel of the main depth d from zero (ping-pong between scratch and the response's
+  // buffer, the last into the buffer), then groups of n launches of depth d of the source-free kernel, the
+  // last adding g_{nd}; the launches of depth d after the last group and the others the source kernel.
   template <class FieldSet>
   static StencilOutcome run_response(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
                                      const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan,
@@ -1177,73 +1185,86 @@ struct SmTiling3D {
     try {
       response = Response(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("EbisuKokkos::source_response")),
                           u.extent(0), u.extent(1), u.extent(2));
-    } catch (const std::exception& e) {  // no room for g_d: the per-step form needs none
+    } catch (const std::exception& e) {  // no room for the response: the per-step form needs none
       StencilPolicy<Kokkos::Cuda> per_step = policy;
       per_step.set_source_form(SourceForm::per_step);
       StencilOutcome outcome = run(label, per_step, stencil, u, scratch, SmTiling3D::plan(per_step, u, fields), fields);
       outcome.report.plan += std::string("; per step: the source response form's buffer was refused (") + e.what() + ")";
       return outcome;
     }
-    Kokkos::deep_copy(policy.space(), scratch, Scalar(0));
     const int d = plan.response.depth;
-    Plan one = plan;
-    one.sm.launch_depths.assign(1, d);
+    const int n = plan.schedule.interval;
     // (A view of the response with ViewType's type: the launches take the strides of `from` and `to`.)
-    const ViewType g_d(response.data(), response.layout());
-    launches(label + ":source-response", policy.with_steps(d), stencil, u, one, fields,
-             [&](int, int, Buffers& b) {
-               b.src = scratch.data();
-               b.dst = response.data();
-               b.from = scratch;
-               b.to = g_d;
+    const ViewType g(response.data(), response.layout());
+    // Set-up launch j writes g if n - 1 - j is even, scratch otherwise; the first reads the other, zeroed.
+    const ViewType setup_ends[2] = {g, scratch};
+    Kokkos::deep_copy(policy.space(), setup_ends[n % 2], Scalar(0));
+    Plan source = plan;
+    source.sm.launch_depths.assign(n, d);
+    launches(label + ":source-response", policy.with_steps(n * d), stencil, u, source, fields,
+             [&](int j, int, Buffers& b) {
+               b.from = setup_ends[(n - j) % 2];
+               b.to = setup_ends[(n - 1 - j) % 2];
+               b.src = b.from.data();
+               b.dst = b.to.data();
              });
 
     const ViewType ends[2] = {u, scratch};
+    int done = 0;  // launches of the call so far: the next reads ends[done % 2]
+    const auto next = [&](int, int, auto& b) {
+      b.from = ends[done % 2];
+      b.to = ends[(done + 1) % 2];
+      b.src = b.from.data();
+      b.dst = b.to.data();
+      ++done;
+    };
     const auto linear = LinearPlusSource<Stencil>::linear_part(stencil);
-    typename LinearTiling::Plan lp;
-    lp.valid = true;
-    lp.sm = plan.sm;
-    lp.sm.launch_depths.assign(1, d);
-    lp.shapes[d] = plan.response;
-    int n = 0;
+    typename LinearTiling::Plan own, adding;
+    own.valid = adding.valid = true;
+    own.sm = adding.sm = plan.sm;
+    own.shapes[d] = plan.own;
+    own.sm.launch_depths.assign(n - 1, d);
+    adding.shapes[d] = plan.response;
+    adding.sm.launch_depths.assign(1, d);
+    // (The plan's launches of this call: a plan of another step count keeps the groups that fit.)
     const std::vector<int> depths = launch_depths(plan, policy.steps());
-    for (const int depth : depths) {
-      const ViewType& from = ends[n % 2];
-      const ViewType& to = ends[(n + 1) % 2];
-      const auto point = [&](int, int, auto& b) {
-        b.src = from.data();
-        b.dst = to.data();
-        b.from = from;
-        b.to = to;
-      };
-      if (depth == d) {
-        LinearTiling::template launches<true>(label, policy.with_steps(d), linear, u, lp, NoFields{}, point,
-                                              response.data(), static_cast<long>(response.stride(1)),
-                                              static_cast<long>(response.stride(iz)));
-      } else {
-        one.sm.launch_depths.assign(1, depth);
-        launches(label, policy.with_steps(depth), stencil, u, one, fields, point);
-      }
-      ++n;
+    const long of_d = std::count(depths.begin(), depths.end(), d);
+    const long groups = std::min<long>(plan.schedule.groups, of_d / n);
+    for (long group = 0; group < groups; ++group) {
+      if (n > 1) LinearTiling::launches(label, policy.with_steps((n - 1) * d), linear, u, own, NoFields{}, next);
+      LinearTiling::template launches<true>(label, policy.with_steps(d), linear, u, adding, NoFields{}, next,
+                                            response.data(), static_cast<long>(response.stride(1)),
+                                            static_cast<long>(response.stride(iz)));
     }
+    // The rest with the source: depth-d launches after the last group, then the others in the plan's order.
+    const long rest_of_d = of_d - groups * n;
+    source.sm.launch_depths.assign(rest_of_d, d);
+    for (const int depth : depths) {
+      if (depth != d) source.sm.launch_depths.push_back(depth);
+    }
+    const int rest_steps = std::accumulate(source.sm.launch_depths.begin(), source.sm.launch_depths.end(), 0);
+    if (rest_steps > 0) launches(label, policy.with_steps(rest_steps), stencil, u, source, fields, next);
 
     StencilOutcome outcome;
     StencilReport& report = outcome.report;
     report.backend = Backend::ebisu;
     report.strategy = Strategy::sm_tiling;
-    report.launches = n;
+    report.launches = done;
     report.temporal_depth = d;
     report.predicted_gcells_per_s =
         plan.predicted_seconds > 0 ? plan.interior_cells * policy.steps() / plan.predicted_seconds * 1e-9 : 0;
-    report.plan = "source response form: g_" + std::to_string(d) + " from one launch of the source kernel [" +
-                  plan.sm.describe() + "]; then " + std::to_string(std::count(depths.begin(), depths.end(), d)) +
-                  " launch(es) of depth " + std::to_string(d) + " of the source-free kernel adding it (tile " +
+    report.plan = "source response form: g_" + std::to_string(n * d) + " from " + std::to_string(n) +
+                  " launch(es) of the source kernel [" + plan.sm.describe() + "]; then " +
+                  std::to_string(groups) + " group(s) of " + std::to_string(n) + " launch(es) of depth " +
+                  std::to_string(d) + " of the source-free kernel, the last adding it (tile " +
                   std::to_string(plan.response.tile_x) + " x " + std::to_string(plan.response.tile_y) + ", smem " +
-                  std::to_string(plan.response.smem_bytes) + " B)";
-    for (const int depth : depths) {
-      if (depth != d) report.plan += " + 1 of depth " + std::to_string(depth) + " with the source";
+                  std::to_string(plan.own.smem_bytes) + " / " + std::to_string(plan.response.smem_bytes) + " B)";
+    if (!source.sm.launch_depths.empty()) {
+      report.plan += "; then " + std::to_string(source.sm.launch_depths.size()) + " launch(es) with the source (depths";
+      for (const int depth : source.sm.launch_depths) report.plan += " " + std::to_string(depth);
+      report.plan += ")";
     }
-    outcome.result_in_scratch = n % 2 == 1;
+    outcome.result_in_scratch = done % 2 == 1;
     return outcome;
   }
 

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# call 1 (session 34): the source's response form added once every n launches (2-D and 3-D).
+# (a) Cuda field-kernel tests (2-D and 3-D response tests, intervals 1-3); memcheck of both response tests,
+# racecheck of the 2-D one; (b) the interval sweep, j2d5pt / j3d7pt and their -source cases in the same processes.
+D=$(cd "$(dirname "$0")" && pwd)
+source "$D/common.sh"
+cd /tmp/bin
+PART=${1:-all}
+if [ "$PART" != bench2 ]; then
+( time timeout 300 ./ebisu_unit_tests_fields --gtest_brief=1 --gtest_filter='cuda.field_kernels*' ) > $R/unit.log 2>&1
+echo "unit: $(grep -E 'PASSED|FAILED|tests ran' $R/unit.log | head -5 | tr '\n' ' ')"
+NCS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+( timeout 150 $NCS --tool memcheck ./ebisu_unit_tests_fields --gtest_brief=1 --gtest_filter='cuda.field_kernels_source_response*' ) > $R/memcheck.log 2>&1
+echo "memcheck rc $?: $(grep -E 'ERROR SUMMARY|PASSED|FAILED' $R/memcheck.log | tr '\n' ' ')"
+( timeout 120 $NCS --tool racecheck ./ebisu_unit_tests_fields --gtest_brief=1 --gtest_filter='cuda.field_kernels_source_response_2d' ) > $R/racecheck.log 2>&1
+echo "racecheck rc $?: $(grep -E 'RACECHECK SUMMARY|PASSED|FAILED' $R/racecheck.log | tr '\n' ' ')"
+fi
+C2="--plain-variants mdrange-tile-32x4 --no-spmv --ebisu-variants double-buffer,automatic"
+C3="--plain-variants mdrange-tile-32x4x1 --no-spmv --ebisu-variants double-buffer,automatic"
+run() { local tag=$1; shift; echo "$(date -u +%T) $tag" >> $R/order.txt; timeout 200 ./"$@" --json $R/$tag.json > $R/$tag.log 2>&1; echo "$tag rc $?"; sleep 3; }
+if [ "$PART" != bench2 ]; then
+run 2d-8352-T1000 ebisu_bench $C2 --steps 1000 --size2d 8352 --stencils j2d5pt --field-cases j2d5pt-source --response-intervals 1,2,4,6,8,12
+run 2d-8352-T100 ebisu_bench $C2 --steps 100 --size2d 8352 --stencils j2d5pt --field-cases j2d5pt-source --response-intervals 1,2,3,4
+fi
+if [ "$PART" != tests ]; then
+run 2d-4096-T1000 ebisu_bench $C2 --steps 1000 --size2d 4096 --stencils j2d5pt --field-cases j2d5pt-source --response-intervals 2,4,6,8
+run 3d-T100 ebisu_bench $C3 --steps 100 --stencils j3d7pt --field-cases j3d7pt-source --response-intervals 1,2,3,4,6
+run 3d-T300 ebisu_bench $C3 --steps 300 --stencils j3d7pt --field-cases j3d7pt-source --response-intervals 1,2,4,6,8
+fi
+for f in $R/*.log; do echo "== $(basename $f)"; grep -hE "^j[23]d[57]pt(-source)? +(mdrange|parallel_stencil:(double-buffer|automatic)|ebisu-sm)" $f | awk '{print $1,$2,$6,$10,$11,$12}'; done
+finish
