@@ -396,6 +396,16 @@ struct LinearPlusSource<FunctorStencil<Rank, Radius, LinearPlusSourceUpdate<Rank
     return linear_type(stencil.functor().coefficients);
   }
 };
+/// The stencil the source-free kernels of the response form run: a with_source stencil's linear part
+/// (any other stencil: itself).
+template <class Stencil, bool = LinearPlusSource<Stencil>::value>
+struct LinearPartOf {
+  using type = Stencil;
+};
+template <class Stencil>
+struct LinearPartOf<Stencil, true> {
+  using type = typename LinearPlusSource<Stencil>::linear_type;
+};
 }  // namespace Impl
 
 template <class T>

@@ -894,14 +894,6 @@ struct SmTiling3D {
   static constexpr ebisu3d::FieldKindList<FieldKinds...> kinds{};
   /// A linear stencil plus a source (with_source) on one field: the response form may run (SourceForm).
   static constexpr bool source_response = LinearPlusSource<Stencil>::value && NQ == 1 && NRO == 1;
-  template <class S, bool = LinearPlusSource<S>::value>
-  struct LinearPartOf {
-    using type = S;
-  };
-  template <class S>
-  struct LinearPartOf<S, true> {
-    using type = typename LinearPlusSource<S>::linear_type;
-  };
   /// The source-free kernels of the response form.
   using LinearTiling = SmTiling3D<typename LinearPartOf<Stencil>::type, ViewType, 1, 1>;
 
