@@ -228,6 +228,7 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
     int depth;
     EbisuKokkos::SourceForm source_form = EbisuKokkos::SourceForm::automatic;
     int response_interval = 0;
+    bool fresh_policy = false;  // what each call keeps is released before the next (a policy per call)
   };
   std::vector<Form> forms{{"parallel_stencil:generic", EbisuKokkos::Backend::generic, EbisuKokkos::Strategy::automatic, 0},
                           {"ebisu-sm", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling, 0},
@@ -244,6 +245,9 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
       forms.push_back({std::string("ebisu-sm-") + EbisuKokkos::to_string(form), EbisuKokkos::Backend::ebisu,
                        EbisuKokkos::Strategy::sm_tiling, 0, form});
     }
+    // automatic as in a loop that builds a policy per call: nothing kept from the calls before.
+    forms.push_back({"parallel_stencil:automatic-fresh-policy", EbisuKokkos::Backend::automatic,
+                     EbisuKokkos::Strategy::automatic, 0, EbisuKokkos::SourceForm::automatic, 0, true});
     for (int every : o.response_intervals) {  // --response-intervals
       forms.push_back({"ebisu-sm-response-every-" + std::to_string(every), EbisuKokkos::Backend::ebisu,
                        EbisuKokkos::Strategy::sm_tiling, 0, EbisuKokkos::SourceForm::response, every});
@@ -260,11 +264,15 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
     if (f.backend == EbisuKokkos::Backend::ebisu && !ebisu_reads_fields) {
       v.skip_reason = "Backend::ebisu does not read fields on this execution space (rank, scalar, layout)";
     }
-    v.run = [&, f, report] {
-      EbisuKokkos::StencilPolicy<Space> policy(steps);
-      policy.set_backend(f.backend).set_strategy(f.strategy).set_temporal_depth(f.depth).set_source_form(f.source_form);
-      policy.set_response_interval(f.response_interval);
-      *report = EbisuKokkos::parallel_stencil(name, policy, stencil, u, scratch,
+    // One policy for all the variant's calls, as a time loop holds one: what it keeps between calls (the
+    // source's response) is kept for the next repetition, which runs on the same fields.
+    auto policy = std::make_shared<EbisuKokkos::StencilPolicy<Space>>(steps);
+    policy->set_backend(f.backend).set_strategy(f.strategy).set_temporal_depth(f.depth).set_source_form(f.source_form);
+    policy->set_response_interval(f.response_interval);
+    const bool fresh = f.fresh_policy;
+    v.run = [&, policy, report, fresh] {
+      if (fresh) policy->release_kept_memory();
+      *report = EbisuKokkos::parallel_stencil(name, *policy, stencil, u, scratch,
                                               EbisuKokkos::fields(make_field_argument(field_c)));
     };
     v.output = [&] { return static_cast<const void*>(u.data()); };

@@ -1,15 +1,22 @@
 // CPU tests of response_schedule (impl/source_response.hpp): how the source's
-// response form groups a call's launches, and the policy knob that forces it.
+// response form groups a call's launches, and the policy knob that forces it;
+// and of what a policy keeps between calls (impl/source_response_claim.hpp):
+// when a call builds the response, uses the kept one, or runs per step.
 
+#include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/source_response.hpp>
+#include <ebisu_kokkos/impl/source_response_claim.hpp>
 #include <ebisu_kokkos/policy.hpp>
+#include <ebisu_kokkos/presets.hpp>
 
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
+#include <utility>
 
 namespace {
 
@@ -74,6 +81,155 @@ TEST(source_response, policy_knob) {
   EXPECT_EQ(p.knobs().response_interval, 4);
   EXPECT_THROW(p.set_response_interval(-1), std::invalid_argument);
   EXPECT_EQ(p.knobs().response_interval, 4);
+}
+
+TEST(source_response, kept_schedule_shares_the_build) {
+  const ResponseCosts costs{0.32, 0.20};
+  const double bytes = 558e6;
+  // 12 launches (T = 100 at depth 8, 8352^2): building g for one call does not pay, a kept g does.
+  const auto choice = EbisuKokkos::Impl::choose_response(12, 0.52e-3, costs, bytes, false, 0, 0, 12);
+  EXPECT_EQ(choice.per_call.interval, 0);
+  ASSERT_GT(choice.kept.interval, 1);
+  EXPECT_LT(choice.kept.seconds, 0.95 * choice.kept.per_step_seconds);
+  const double share = 1 / EbisuKokkos::Impl::kKeptResponseCalls;
+  const double extra = EbisuKokkos::Impl::response_check_seconds(bytes) +
+                       share * EbisuKokkos::Impl::response_kept_set_up_seconds(bytes);
+  // The kept schedule counted as in `counted`, with the build's launches shared by kKeptResponseCalls calls.
+  const int n = choice.kept.interval;
+  EXPECT_NEAR(choice.kept.seconds,
+              counted(12, n, 0.52e-3, costs, extra) - (1 - share) * n * 0.52e-3 * 1.32, 1e-12);
+  // 125 launches: both pay; 2 launches: neither (the check and the build against two launches' gain).
+  const auto many = EbisuKokkos::Impl::choose_response(125, 0.52e-3, costs, bytes, false, 0, 0, 12);
+  EXPECT_GT(many.per_call.interval, 0);
+  EXPECT_GT(many.kept.interval, 0);
+  EXPECT_FALSE(EbisuKokkos::Impl::choose_response(1, 0.52e-3, costs, bytes, false, 0, 0, 12).any());
+  // SourceForm::response takes both whatever they cost; the knob's interval is the interval.
+  const auto forced = EbisuKokkos::Impl::choose_response(3, 0.52e-3, costs, bytes, true, 2, 0, 12);
+  EXPECT_EQ(forced.per_call.interval, 2);
+  EXPECT_EQ(forced.kept.interval, 2);
+  // A response the policy keeps costs no build: its interval stays while it is no dearer than building
+  // the cheapest one (here n = 3 against the free choice's), and one that no longer fits is rebuilt.
+  const auto with_kept = EbisuKokkos::Impl::choose_response(12, 0.52e-3, costs, bytes, false, 0, 3, 12);
+  EXPECT_EQ(with_kept.kept.interval, 3);
+  EXPECT_NEAR(with_kept.kept.seconds,
+              counted(12, 3, 0.52e-3, costs, EbisuKokkos::Impl::response_check_seconds(bytes)) - 3 * 0.52e-3 * 1.32,
+              1e-12);
+  const auto too_wide = EbisuKokkos::Impl::choose_response(12, 0.52e-3, costs, bytes, false, 0, 40, 12);
+  EXPECT_EQ(too_wide.kept.interval, choice.kept.interval);
+  // The knob wins over a kept interval.
+  EXPECT_EQ(EbisuKokkos::Impl::choose_response(12, 0.52e-3, costs, bytes, true, 2, 3, 12).kept.interval, 2);
+}
+
+using HostSpace = Kokkos::DefaultHostExecutionSpace;
+using Field2D = Kokkos::View<double**, Kokkos::LayoutRight, HostSpace>;
+using ConstField2D = Kokkos::View<const double**, Kokkos::LayoutRight, HostSpace>;
+using OneSource = EbisuKokkos::Impl::FieldViews<ConstField2D, EbisuKokkos::Impl::CentreField>;
+
+std::uint64_t hash_of(const Field2D& f) {
+  std::uint64_t h = 0;
+  EXPECT_TRUE(EbisuKokkos::Impl::hash_fields(HostSpace(), OneSource{{f}}, h));
+  return h;
+}
+
+TEST(source_response, field_hash_sees_every_change) {
+  Field2D f("f", 13, 11), same("same", 13, 11);
+  for (int i = 0; i < 13; ++i) {
+    for (int j = 0; j < 11; ++j) f(i, j) = same(i, j) = 0.25 * i - 0.125 * j;
+  }
+  const std::uint64_t h = hash_of(f);
+  EXPECT_EQ(hash_of(same), h);  // the values, not the View
+  f(7, 3) = std::nextafter(f(7, 3), 1.0);  // one ulp
+  EXPECT_NE(hash_of(f), h);
+  f(7, 3) = same(7, 3);
+  EXPECT_EQ(hash_of(f), h);
+  std::swap(f(2, 5), f(9, 1));  // the same values elsewhere
+  EXPECT_NE(hash_of(f), h);
+  std::swap(f(2, 5), f(9, 1));
+  f(0, 0) = -0.0;  // +0 and -0 differ in their bits (and in what the kernels compute from them, nothing)
+  EXPECT_NE(hash_of(f), h);
+  // A strided field has gaps in its span: not hashed (nothing kept).
+  const auto every_other = Kokkos::subview(ConstField2D(same), Kokkos::ALL, Kokkos::make_pair(0, 5));
+  std::uint64_t ignored = 0;
+  using Strided = EbisuKokkos::Impl::FieldViews<decltype(every_other), EbisuKokkos::Impl::CentreField>;
+  EXPECT_FALSE(EbisuKokkos::Impl::hash_fields(HostSpace(), Strided{{every_other}}, ignored));
+}
+
+// A time loop's calls: the first runs per step (building g for one call does not pay), the second builds g
+// and the policy keeps it, the next ones use it; any change of what g depends on drops it.
+TEST(source_response, policy_keeps_the_response_for_a_loop) {
+  using EbisuKokkos::Impl::claim_source_response;
+  Field2D u("u", 13, 11), f("f", 13, 11);
+  Kokkos::deep_copy(f, 0.5);
+  const auto stencil = EbisuKokkos::with_source(EbisuKokkos::presets::j2d5pt());
+  const OneSource fields{{f}};
+  EbisuKokkos::StencilPolicy<HostSpace> policy(100);
+  auto& kept = EbisuKokkos::Impl::PolicyAccess::kept_response(policy);
+  const auto claim = [&](const EbisuKokkos::StencilPolicy<HostSpace>& p, const auto& s, int depth, int per_call,
+                         int kept_interval) {
+    return claim_source_response<Field2D>(p, s, u, fields, depth, per_call, kept_interval);
+  };
+
+  const auto first = claim(policy, stencil, 8, 0, 4);
+  EXPECT_FALSE(first.run);
+  EXPECT_EQ(kept.kept_interval(8), 0);
+  const auto second = claim(policy, stencil, 8, 0, 4);
+  ASSERT_TRUE(second.run);
+  EXPECT_TRUE(second.set_up);
+  EXPECT_EQ(second.interval, 4);
+  EXPECT_EQ(second.response.extent(0), 13u);
+  EXPECT_EQ(second.response.extent(1), 11u);
+  EXPECT_EQ(kept.kept_interval(8), 4);
+  EXPECT_EQ(kept.kept_interval(6), 0);
+  const auto third = claim(policy, stencil, 8, 0, 4);
+  ASSERT_TRUE(third.run);
+  EXPECT_FALSE(third.set_up);
+  EXPECT_EQ(third.interval, 4);
+  EXPECT_EQ(third.response.data(), second.response.data());
+  // Copies of the policy share what it keeps (the call forms copy it).
+  const auto from_copy = claim(policy.with_steps(50), stencil, 8, 0, 4);
+  EXPECT_FALSE(from_copy.set_up);
+  EXPECT_EQ(from_copy.response.data(), second.response.data());
+
+  // The source changed by one ulp: per step again, nothing kept.
+  f(6, 5) = std::nextafter(0.5, 1.0);
+  EXPECT_FALSE(claim(policy, stencil, 8, 0, 4).run);
+  EXPECT_EQ(kept.kept_interval(8), 0);
+  const auto rebuilt = claim(policy, stencil, 8, 0, 4);
+  EXPECT_TRUE(rebuilt.run && rebuilt.set_up);
+  EXPECT_FALSE(claim(policy, stencil, 8, 0, 4).set_up);
+
+  // Another coefficient, another depth, other boundary rules: each is another response.
+  const auto weaker = EbisuKokkos::with_source(
+      EbisuKokkos::linear_stencil<2, 1, EbisuKokkos::StarShape>({0.1, 0.2, 0.4, 0.2, 0.1}));
+  EXPECT_FALSE(claim(policy, weaker, 8, 0, 4).run);
+  EXPECT_FALSE(claim(policy, stencil, 6, 0, 4).run);
+  EbisuKokkos::StencilPolicy<HostSpace> periodic(100);
+  periodic.set_boundary(1, EbisuKokkos::Boundary::periodic);
+  EXPECT_FALSE(claim(periodic, stencil, 8, 0, 4).run);
+
+  // A call whose own schedule pays builds at once, and keeps it; a kept g of another interval is rebuilt.
+  const auto at_once = claim(policy, stencil, 8, 5, 0);
+  EXPECT_TRUE(at_once.run && at_once.set_up);
+  EXPECT_EQ(at_once.interval, 5);
+  EXPECT_FALSE(claim(policy, stencil, 8, 5, 0).set_up);
+  const auto other_interval = claim(policy, stencil, 8, 3, 3);
+  EXPECT_TRUE(other_interval.set_up);
+  EXPECT_EQ(other_interval.interval, 3);
+  // The kept schedule's interval wins over the per-call one (the loop's steady state): a response kept
+  // at the per-call interval is rebuilt once at it.
+  const auto loop_interval = claim(policy, stencil, 8, 3, 6);
+  EXPECT_TRUE(loop_interval.set_up);
+  EXPECT_EQ(loop_interval.interval, 6);
+  const auto steady = claim(policy, stencil, 8, 3, 6);
+  EXPECT_FALSE(steady.set_up);
+  EXPECT_EQ(steady.interval, 6);
+
+  // Released on request; a claim that does not pay keeps nothing.
+  policy.release_kept_memory();
+  EXPECT_EQ(kept.kept_interval(8), 0);
+  EXPECT_FALSE(claim(policy, stencil, 8, 0, 0).run);
+  EXPECT_FALSE(claim(policy, stencil, 8, 0, 0).run);
+  EXPECT_EQ(kept.kept_interval(8), 0);
 }
 
 }  // namespace

@@ -4,8 +4,11 @@
 // The execution policy of parallel_stencil: where to run, how many steps, and
 // optional tuning knobs that override the performance model.
 
+#include <ebisu_kokkos/impl/kept_response.hpp>
+
 #include <Kokkos_Core.hpp>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -80,16 +83,21 @@ inline const char* to_string(Selection s) {
 /// How the EBISU CUDA SM-tiling kernels (2-D and 3-D) run a linear stencil
 /// plus a source term (with_source): u' = L u + f is affine, so G steps give
 /// u_{t+G} = L^G u_t + g_G with g_G the source's G-step response from a zero
-/// state (boundary rules included). The response form computes g_{nd} once
-/// per call (n launches of the source kernel from zero, into one more field of
-/// device memory) and then runs L's own kernel, adding g_{nd} to the output of
-/// every n-th launch: the source costs one read per n launches instead of f at
-/// every step. n (set_response_interval) trades that set-up against the
-/// additions. Results differ from the per-step form by rounding only.
-/// Elsewhere (other strategies, other backends) f is added at every step.
+/// state (boundary rules included). The response form computes g_{nd} (n
+/// launches of the source kernel from zero, into one more field of device
+/// memory) and then runs L's own kernel, adding g_{nd} to the output of every
+/// n-th launch: the source costs one read per n launches instead of f at every
+/// step. n (set_response_interval) trades that set-up against the additions.
+/// The policy keeps g_{nd} for its next call (release_kept_memory): a call with
+/// the same stencil, extents, boundary rules and field values (checked by a
+/// 64-bit hash of the fields at each call) adds it without the set-up, which is
+/// what makes the form pay in loops of short calls. Results differ from the
+/// per-step form by rounding only. Elsewhere (other strategies, other
+/// backends) f is added at every step.
 enum class SourceForm {
-  automatic,  ///< the response form from 12 launches of the main depth on, where it is predicted cheaper
-  per_step,   ///< f added at every step
+  automatic,  ///< the response form where it is predicted cheaper: in one call from 12 launches of the main depth
+              ///< on; from the second call of a loop with the same fields where the policy keeps it
+  per_step,   ///< f added at every step (no memory beyond scratch, no hash of the fields)
   response    ///< the response form wherever launches of the call's main depth run
 };
 
@@ -214,6 +222,12 @@ class StencilPolicy {
   }
   const BoundaryRules& boundaries() const { return m_boundaries; }
 
+  /// Frees the device memory the policy keeps between calls: the source's response (SourceForm::response),
+  /// which a policy and its copies keep after a call that built it, so that the next call with the same
+  /// stencil, extents and field values adds it without computing it again. A later call builds it again
+  /// where that pays. SourceForm::per_step never allocates it.
+  void release_kept_memory() const { m_kept->release(); }
+
  private:
   ExecSpace m_space;
   int m_steps;
@@ -222,6 +236,8 @@ class StencilPolicy {
   BoundaryRules m_boundaries;
   // Set by the call forms that take step T in either buffer (Impl::PolicyAccess), never by users.
   bool m_result_in_either_buffer = false;
+  // Shared by copies (with_steps, the call forms' internal copies): one time loop's calls find it.
+  std::shared_ptr<Impl::KeptResponse> m_kept = std::make_shared<Impl::KeptResponse>();
   friend struct Impl::PolicyAccess;
 };
 
@@ -240,6 +256,10 @@ struct PolicyAccess {
   template <class ExecSpace>
   static bool copy_back_free(const StencilPolicy<ExecSpace>& policy) {
     return policy.m_result_in_either_buffer;
+  }
+  template <class ExecSpace>
+  static KeptResponse& kept_response(const StencilPolicy<ExecSpace>& policy) {
+    return *policy.m_kept;
   }
 };
 }  // namespace Impl

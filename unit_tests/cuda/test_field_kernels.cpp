@@ -345,6 +345,91 @@ TEST(cuda, field_kernels_source_response_2d) {
   check_source_response<2>(EbisuKokkos::presets::j2d5pt(), "j2d5pt", 8, {45, 61}, {301, 517, 1}, {230, 301, 1});
 }
 
+// A time loop of calls with one policy: the policy keeps the source's response
+// (impl/kept_response.hpp), and each call must still give the reference's
+// answer when the source, the stencil's coefficients or the step count change
+// between calls (the kept response must not be used then), and when nothing
+// changes (it must). SourceForm::response builds at the first call; automatic
+// builds at the second where the plan predicts a kept response pays.
+template <int Rank, class Preset>
+void check_kept_response(const Preset& preset, const char* name, int depth, int steps, const Extents& n,
+                         EbisuKokkos::SourceForm form) {
+  using V = TestView<double, Rank, Kokkos::LayoutRight, Kokkos::Cuda>;
+  using Linear = std::decay_t<decltype(preset)>;
+  SCOPED_TRACE(std::string(name) + " kept response, " + EbisuKokkos::to_string(form) + " " + describe({n, steps}, Rank));
+  Kokkos::Array<double, Linear::num_points> weaker;
+  for (int k = 0; k < Linear::num_points; ++k) weaker[k] = 0.9 * preset.coefficient(k);
+  const Linear other(weaker);
+  const Edge P = Edge::periodic, F = Edge::fixed;
+  const Edges edges = Rank == 2 ? Edges{{{P, P}, {F, F}, {F, F}}} : Edges{{{P, P}, {F, F}, {P, P}}};
+  EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(steps);
+  policy.set_backend(EbisuKokkos::Backend::ebisu).set_strategy(Strategy::sm_tiling).set_temporal_depth(depth);
+  policy.set_source_form(form);
+  if (form == EbisuKokkos::SourceForm::response) policy.set_response_interval(2);
+  for (int a = 0; a < Rank; ++a) policy.set_boundary(a, to_boundary(edges[a][0]));
+  Field expected = random_field(n, 7u);
+  std::vector<Field> source = random_fields(1, 0.125L)(n);
+  V u = make_view<V>("u", n), x = make_view<V>("x", n), f = make_view<V>("f", n);
+  upload(u, expected);
+  upload(f, source[0]);
+  // What each call changes before it runs, and what its plan must then say about the response.
+  struct Call {
+    const char* change;
+    const char* response_note;  // SourceForm::response
+  };
+  const Call calls[] = {{"", "g built (and kept)"},
+                        {"", "g kept from an earlier call"},
+                        {"", "g kept from an earlier call"},
+                        {"source", "g built (and kept)"},
+                        {"", "g kept from an earlier call"},
+                        {"coefficients", "g built (and kept)"},
+                        {"steps", "g kept from an earlier call"},
+                        {"", "g kept from an earlier call"}};
+  bool other_stencil = false;
+  int call_steps = steps, index = 0;
+  std::vector<std::string> plans;
+  for (const Call& call : calls) {
+    SCOPED_TRACE("call " + std::to_string(index++) + (*call.change ? std::string(" after a change of ") + call.change : ""));
+    if (std::string(call.change) == "source") {
+      source[0].v[source[0].v.size() / 2] += 0.25L;
+      upload(f, source[0]);
+    }
+    if (std::string(call.change) == "coefficients") other_stencil = true;
+    if (std::string(call.change) == "steps") call_steps = steps + depth;  // one more launch, the same g
+    const auto update = linear_plus_source_update(ebisu_test::update_of(name, other_stencil ? other : preset));
+    expected = reference_run_with_fields(expected, source, Rank, 1, update, call_steps, edges);
+    const EbisuKokkos::StencilReport report =
+        other_stencil ? EbisuKokkos::parallel_stencil(name, policy.with_steps(call_steps), EbisuKokkos::with_source(other),
+                                                      u, x, EbisuKokkos::fields(EbisuKokkos::centre_only(f)))
+                      : EbisuKokkos::parallel_stencil(name, policy.with_steps(call_steps), EbisuKokkos::with_source(preset),
+                                                      u, x, EbisuKokkos::fields(EbisuKokkos::centre_only(f)));
+    EXPECT_LE(relative_error(download(u), expected), tolerance<double>()) << report.plan;
+    if (form == EbisuKokkos::SourceForm::response) EXPECT_NE(report.plan.find(call.response_note), std::string::npos) << report.plan;
+    plans.push_back(report.plan);
+  }
+  if (form == EbisuKokkos::SourceForm::automatic) {
+    // The first call of a loop never builds a response it was not predicted to repay alone; a call after
+    // one that built it with unchanged inputs uses it.
+    for (std::size_t c = 0; c + 1 < plans.size(); ++c) {
+      if (plans[c].find("g built and kept for the next calls") != std::string::npos && !*calls[c + 1].change) {
+        EXPECT_NE(plans[c + 1].find("g kept from an earlier call"), std::string::npos) << plans[c + 1];
+      }
+    }
+  }
+  EXPECT_EQ(relative_error(download(f), source[0]), 0.0);
+  policy.release_kept_memory();
+  EXPECT_EQ(EbisuKokkos::Impl::PolicyAccess::kept_response(policy).kept_interval(depth), 0);
+}
+
+TEST(cuda, field_kernels_source_response_kept) {
+  namespace presets = EbisuKokkos::presets;
+  using EbisuKokkos::SourceForm;
+  check_kept_response<2>(presets::j2d5pt(), "j2d5pt", 8, 45, {301, 517, 1}, SourceForm::response);
+  check_kept_response<3>(presets::j3d7pt(), "j3d7pt", 4, 27, {70, 90, 41}, SourceForm::response);
+  check_kept_response<2>(presets::j2d5pt(), "j2d5pt", 8, 96, {301, 517, 1}, SourceForm::automatic);
+  check_kept_response<3>(presets::j3d7pt(), "j3d7pt", 4, 48, {70, 90, 41}, SourceForm::automatic);
+}
+
 // In-place tiling keeps a footprint field's whole tile (halo through the
 // rules) and a centre-only field's owned cells beside the state's tile: every
 // rule set, one block and many, the kernels of 4 and 16 cells per thread

@@ -46,6 +46,7 @@
 #include <ebisu_kokkos/impl/state_ring.hpp>
 #include <ebisu_kokkos/policy.hpp>
 #include <ebisu_kokkos/impl/source_response.hpp>
+#include <ebisu_kokkos/impl/source_response_claim.hpp>
 #include <ebisu_kokkos/stencil.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -53,6 +54,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <stdexcept>
@@ -1048,10 +1050,12 @@ struct SmTiling2D {
     bool block_knob_ignored = false;
     int deeper_depth = 0;  ///< the next usable depth above a free choice (0: none or forced; PlanSM3D's)
     /// SourceForm::response (response.depth 0: the per-step form runs): the source-free kernel's
-    /// launches of the main depth, adding the response and not (own), and their schedule; the plan's
-    /// full launches are the main depth's.
+    /// launches of the main depth, adding the response and not (own), and their schedules (built by the
+    /// call, or kept by the policy: run_response claims one); the plan's full launches are the main depth's.
     Plan2D response{0}, own{0};
-    ResponseSchedule schedule;
+    ResponseChoice schedules;
+    int response_launches = 0;               ///< of the main depth, where the response form runs
+    std::vector<Plan2D> response_remainder;  ///< the launches after them (with the source)
   };
 
   /// The plan of one launch of `depth` steps of this source-free one-field
@@ -1184,16 +1188,45 @@ struct SmTiling2D {
         const Plan2D response = LinearTiling::template launch_plan<true>(policy, u, depth, knobs);
         const Plan2D own = LinearTiling::template launch_plan<false>(policy, u, depth, knobs);
         if (response.depth == depth && own.depth == depth && own.predicted_seconds > 0) {
-          const ResponseSchedule schedule = response_schedule(
-              plan.full_launches, own.predicted_seconds, ebisu2d::kResponseCosts,
-              response_set_up_seconds(static_cast<double>(ns) * nf * sizeof(Scalar)), knobs.response_interval);
-          if (schedule.groups > 0 && (form == SourceForm::response ||
-                                      (plan.full_launches >= ebisu2d::kResponseMinLaunches &&
-                                       schedule.seconds < schedule.per_step_seconds))) {
+          const int kept_interval = PolicyAccess::kept_response(policy).kept_interval(depth);
+          // Two splits of the steps: the per-step form's, and as many launches of the main depth as fit
+          // with the rest in one short tail (the per-step split may give main launches back for an even
+          // count or a deeper tail: 8352^2, 100 steps, 10 x 8 + 10 + 10, where the response form would
+          // rather run 12 x 8 + 4). Each priced as the loop pays it (kept, else per call).
+          struct Split {
+            int launches = 0;
+            std::vector<Plan2D> tail;
+            ResponseChoice schedules;
+            double tail_seconds = 0, seconds = 0;
+          };
+          const auto price = [&](int launches, std::vector<Plan2D> tail) {
+            Split sp{launches, std::move(tail), {}, 0, 0};
+            sp.schedules = choose_response(launches, own.predicted_seconds, ebisu2d::kResponseCosts,
+                                           static_cast<double>(ns) * nf * sizeof(Scalar), form == SourceForm::response,
+                                           knobs.response_interval, kept_interval, ebisu2d::kResponseMinLaunches);
+            for (const Plan2D& p : sp.tail) sp.tail_seconds += p.predicted_seconds;
+            const ResponseSchedule& s = sp.schedules.kept.interval > 0 ? sp.schedules.kept : sp.schedules.per_call;
+            const bool odd = (launches + sp.tail.size()) % 2 == 1;
+            sp.seconds = s.interval > 0 ? s.seconds + sp.tail_seconds + (odd ? copy_back_seconds : 0.0)
+                                        : std::numeric_limits<double>::infinity();
+            return sp;
+          };
+          Split best = price(plan.full_launches, plan.remainder);
+          if (steps / depth != plan.full_launches) {
+            std::vector<Plan2D> tail;
+            for (int d : greedy_launch_depths(steps % depth, depth, splittable)) tail.push_back(plan_of(d));
+            Split deepest = price(steps / depth, std::move(tail));
+            if (deepest.seconds < best.seconds) best = std::move(deepest);
+          }
+          if (best.schedules.any()) {
             plan.response = response;
             plan.own = own;
-            plan.schedule = schedule;
-            plan.predicted_seconds += schedule.seconds - plan.full_launches * plan.main.predicted_seconds;
+            plan.schedules = best.schedules;
+            plan.response_launches = best.launches;
+            plan.response_remainder = best.tail;
+          }
+          if (best.schedules.per_call.interval > 0) {
+            plan.predicted_seconds = best.schedules.per_call.seconds + best.tail_seconds;
           }
         }
       }
@@ -1341,39 +1374,40 @@ struct SmTiling2D {
                                      const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan,
                                      const FieldSet& fields) {
     using Response = Kokkos::View<Scalar**, typename ViewType::array_layout, typename ViewType::memory_space>;
-    Response response;
-    try {
-      response = Response(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("EbisuKokkos::source_response")),
-                          u.extent(0), u.extent(1));
-    } catch (const std::exception& e) {  // no room for the response: the per-step form needs none
-      StencilPolicy<Kokkos::Cuda> per_step = policy;
-      per_step.set_source_form(SourceForm::per_step);
-      StencilOutcome outcome = run(label, per_step, stencil, u, scratch, SmTiling2D::plan(per_step, u), fields);
-      outcome.report.plan += std::string("; per step: the source response form's buffer was refused (") + e.what() + ")";
+    const int d = plan.main.depth;
+    const ResponseClaim<Response> claim = claim_source_response<Response>(
+        policy, stencil, u, fields, d, plan.schedules.per_call.interval, plan.schedules.kept.interval);
+    if (!claim.run) {  // the per-step form: the plan without its response
+      Plan per_step = plan;
+      per_step.response = Plan2D{0};
+      StencilOutcome outcome = run(label, policy, stencil, u, scratch, per_step, fields);
+      outcome.report.plan += "; per step: " + claim.note;
       return outcome;
     }
-    const int d = plan.main.depth;
-    const int n = plan.schedule.interval;
+    const Response& response = claim.response;
+    const int n = claim.interval;
     const auto stride_of = [](Scalar* data, const auto& v) {
       return std::pair<Scalar*, long>(data, static_cast<long>(v.stride(slow_is_0 ? 0 : 1)));
     };
     const std::pair<Scalar*, long> g = stride_of(response.data(), response), s = stride_of(scratch.data(), scratch);
     // Set-up launch j writes g if n - 1 - j is even, scratch otherwise; the first reads the other, zeroed.
     const std::pair<Scalar*, long> setup_ends[2] = {g, s};
-    if (n % 2 == 1) {
-      Kokkos::deep_copy(policy.space(), scratch, Scalar(0));
-    } else {
-      Kokkos::deep_copy(policy.space(), response, Scalar(0));
-    }
     Plan source = plan;
-    source.full_launches = n;
-    source.remainder.clear();
-    launches(label + ":source-response", policy, stencil, u, source, fields, [&](int j, int, int, Buffers& b) {
-      b.src = setup_ends[(n - j) % 2].first;
-      b.src_stride = setup_ends[(n - j) % 2].second;
-      b.dst = setup_ends[(n - 1 - j) % 2].first;
-      b.dst_stride = setup_ends[(n - 1 - j) % 2].second;
-    });
+    if (claim.set_up) {
+      if (n % 2 == 1) {
+        Kokkos::deep_copy(policy.space(), scratch, Scalar(0));
+      } else {
+        Kokkos::deep_copy(policy.space(), response, Scalar(0));
+      }
+      source.full_launches = n;
+      source.remainder.clear();
+      launches(label + ":source-response", policy, stencil, u, source, fields, [&](int j, int, int, Buffers& b) {
+        b.src = setup_ends[(n - j) % 2].first;
+        b.src_stride = setup_ends[(n - j) % 2].second;
+        b.dst = setup_ends[(n - 1 - j) % 2].first;
+        b.dst_stride = setup_ends[(n - 1 - j) % 2].second;
+      });
+    }
 
     const ViewType ends[2] = {u, scratch};
     int done = 0;  // launches of the call so far: the next reads ends[done % 2]
@@ -1391,14 +1425,14 @@ struct SmTiling2D {
     own.full_launches = n - 1;
     adding.main = plan.response;
     adding.full_launches = 1;
-    const long groups = std::min<long>(plan.schedule.groups, plan.full_launches / n);
+    const long groups = plan.response_launches / n;
     for (long group = 0; group < groups; ++group) {
       if (n > 1) LinearTiling::launches(label, policy, linear, u, own, NoFields{}, next);
       LinearTiling::template launches<true>(label, policy, linear, u, adding, NoFields{}, next, g.first, g.second);
     }
     // The rest with the source: depth-d launches after the last group, then the plan's remainder.
-    source.full_launches = static_cast<int>(plan.full_launches - groups * n);
-    source.remainder = plan.remainder;
+    source.full_launches = static_cast<int>(plan.response_launches - groups * n);
+    source.remainder = plan.response_remainder;
     if (source.full_launches > 0 || !source.remainder.empty()) {
       launches(label, policy, stencil, u, source, fields, next);
     }
@@ -1420,7 +1454,8 @@ struct SmTiling2D {
       }
     });
     report.plan = "source response form: g_" + std::to_string(n * d) + " from " + std::to_string(n) +
-                  " launch(es) of the source kernel [" + plan.main.describe() + "]; then " + std::to_string(groups) +
+                  " launch(es) of the source kernel [" + plan.main.describe() + "] (" + claim.note + "); then " +
+                  std::to_string(groups) +
                   " group(s) of " + std::to_string(n) + " launch(es) of depth " + std::to_string(d) +
                   " of the source-free kernel [" + plan.own.describe() + "], the last adding it [" +
                   plan.response.describe() + "; regs/thread " + std::to_string(regs) + "]";
@@ -1428,7 +1463,7 @@ struct SmTiling2D {
       report.plan += "; then " + std::to_string(source.full_launches) + " launch(es) of depth " + std::to_string(d) +
                      " with the source";
     }
-    for (const Plan2D& p : plan.remainder) {
+    for (const Plan2D& p : plan.response_remainder) {
       report.plan += " + 1 of depth " + std::to_string(p.depth) + " with the source [" + p.describe() + "]";
     }
     report.plan += " on " + device_model(policy.space().cuda_device()).name;

@@ -59,6 +59,7 @@
 #include <ebisu_kokkos/impl/fields.hpp>
 #include <ebisu_kokkos/impl/performance_model_3d.hpp>
 #include <ebisu_kokkos/impl/source_response.hpp>
+#include <ebisu_kokkos/impl/source_response_claim.hpp>
 #include <ebisu_kokkos/stencil.hpp>
 #include <ebisu_kokkos/impl/state_ring.hpp>
 #include <ebisu_kokkos/policy.hpp>
@@ -906,9 +907,10 @@ struct SmTiling3D {
     double interior_cells = 0;
     int deeper_depth = 0;  ///< PlanSM3D::deeper_depth
     /// SourceForm::response (smem_bytes 0: the per-step form runs): the shapes of the source-free
-    /// kernel's launches of the main depth, adding the response and not (own), and their schedule.
+    /// kernel's launches of the main depth, adding the response and not (own), and their schedules
+    /// (built by the call, or kept by the policy: run_response claims one).
     SmTileShape3D response, own;
-    ResponseSchedule schedule;
+    ResponseChoice schedules;
   };
 
   /// The shape of one launch of `depth` steps of this source-free one-field
@@ -1084,18 +1086,19 @@ struct SmTiling3D {
         const SmTileShape3D own = LinearTiling::plan(policy, u).shapes[d];
         if (response.smem_bytes > 0 && own.smem_bytes > 0) {
           const StencilModel linear = stencil_model<typename LinearPartOf<Stencil>::type>(static_cast<int>(sizeof(Scalar)));
-          const ResponseSchedule schedule = response_schedule(
+          const ResponseChoice schedules = choose_response(
               launches_of_d, predict_sm_launch_seconds_3d(dm, linear, nz, ny, nx, own), ebisu3d::kResponseCosts,
-              response_set_up_seconds(static_cast<double>(nx) * ny * nz * sizeof(Scalar)),
-              policy.knobs().response_interval);
-          if (schedule.groups > 0 && (policy.knobs().source_form == SourceForm::response ||
-                                      (launches_of_d >= ebisu3d::kResponseMinLaunches &&
-                                       schedule.seconds < schedule.per_step_seconds))) {
+              static_cast<double>(nx) * ny * nz * sizeof(Scalar), policy.knobs().source_form == SourceForm::response,
+              policy.knobs().response_interval, PolicyAccess::kept_response(policy).kept_interval(d),
+              ebisu3d::kResponseMinLaunches);
+          if (schedules.any()) {
             plan.response = response;
             plan.own = own;
-            plan.schedule = schedule;
-            plan.predicted_seconds +=
-                schedule.seconds - launches_of_d * predict_sm_launch_seconds_3d(dm, sm, nz, ny, nx, plan.shapes[d]);
+            plan.schedules = schedules;
+          }
+          if (schedules.per_call.interval > 0) {
+            plan.predicted_seconds += schedules.per_call.seconds -
+                                      launches_of_d * predict_sm_launch_seconds_3d(dm, sm, nz, ny, nx, plan.shapes[d]);
           }
         }
       }
@@ -1173,33 +1176,34 @@ struct SmTiling3D {
                                      const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan,
                                      const FieldSet& fields) {
     using Response = Kokkos::View<Scalar***, typename ViewType::array_layout, typename ViewType::memory_space>;
-    Response response;
-    try {
-      response = Response(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("EbisuKokkos::source_response")),
-                          u.extent(0), u.extent(1), u.extent(2));
-    } catch (const std::exception& e) {  // no room for the response: the per-step form needs none
-      StencilPolicy<Kokkos::Cuda> per_step = policy;
-      per_step.set_source_form(SourceForm::per_step);
-      StencilOutcome outcome = run(label, per_step, stencil, u, scratch, SmTiling3D::plan(per_step, u, fields), fields);
-      outcome.report.plan += std::string("; per step: the source response form's buffer was refused (") + e.what() + ")";
+    const int d = plan.response.depth;
+    const ResponseClaim<Response> claim = claim_source_response<Response>(
+        policy, stencil, u, fields, d, plan.schedules.per_call.interval, plan.schedules.kept.interval);
+    if (!claim.run) {  // the per-step form: the plan without its response
+      Plan per_step = plan;
+      per_step.response = SmTileShape3D{};
+      StencilOutcome outcome = run(label, policy, stencil, u, scratch, per_step, fields);
+      outcome.report.plan += "; per step: " + claim.note;
       return outcome;
     }
-    const int d = plan.response.depth;
-    const int n = plan.schedule.interval;
+    const Response& response = claim.response;
+    const int n = claim.interval;
     // (A view of the response with ViewType's type: the launches take the strides of `from` and `to`.)
     const ViewType g(response.data(), response.layout());
     // Set-up launch j writes g if n - 1 - j is even, scratch otherwise; the first reads the other, zeroed.
     const ViewType setup_ends[2] = {g, scratch};
-    Kokkos::deep_copy(policy.space(), setup_ends[n % 2], Scalar(0));
     Plan source = plan;
-    source.sm.launch_depths.assign(n, d);
-    launches(label + ":source-response", policy.with_steps(n * d), stencil, u, source, fields,
-             [&](int j, int, Buffers& b) {
-               b.from = setup_ends[(n - j) % 2];
-               b.to = setup_ends[(n - 1 - j) % 2];
-               b.src = b.from.data();
-               b.dst = b.to.data();
-             });
+    if (claim.set_up) {
+      Kokkos::deep_copy(policy.space(), setup_ends[n % 2], Scalar(0));
+      source.sm.launch_depths.assign(n, d);
+      launches(label + ":source-response", policy.with_steps(n * d), stencil, u, source, fields,
+               [&](int j, int, Buffers& b) {
+                 b.from = setup_ends[(n - j) % 2];
+                 b.to = setup_ends[(n - 1 - j) % 2];
+                 b.src = b.from.data();
+                 b.dst = b.to.data();
+               });
+    }
 
     const ViewType ends[2] = {u, scratch};
     int done = 0;  // launches of the call so far: the next reads ends[done % 2]
@@ -1221,7 +1225,7 @@ struct SmTiling3D {
     // (The plan's launches of this call: a plan of another step count keeps the groups that fit.)
     const std::vector<int> depths = launch_depths(plan, policy.steps());
     const long of_d = std::count(depths.begin(), depths.end(), d);
-    const long groups = std::min<long>(plan.schedule.groups, of_d / n);
+    const long groups = of_d / n;
     for (long group = 0; group < groups; ++group) {
       if (n > 1) LinearTiling::launches(label, policy.with_steps((n - 1) * d), linear, u, own, NoFields{}, next);
       LinearTiling::template launches<true>(label, policy.with_steps(d), linear, u, adding, NoFields{}, next,
@@ -1246,7 +1250,7 @@ struct SmTiling3D {
     report.predicted_gcells_per_s =
         plan.predicted_seconds > 0 ? plan.interior_cells * policy.steps() / plan.predicted_seconds * 1e-9 : 0;
     report.plan = "source response form: g_" + std::to_string(n * d) + " from " + std::to_string(n) +
-                  " launch(es) of the source kernel [" + plan.sm.describe() + "]; then " +
+                  " launch(es) of the source kernel [" + plan.sm.describe() + "] (" + claim.note + "); then " +
                   std::to_string(groups) + " group(s) of " + std::to_string(n) + " launch(es) of depth " +
                   std::to_string(d) + " of the source-free kernel, the last adding it (tile " +
                   std::to_string(plan.response.tile_x) + " x " + std::to_string(plan.response.tile_y) + ", smem " +

@@ -1,0 +1,169 @@
+#ifndef EBISU_KOKKOS_IMPL_SOURCE_RESPONSE_CLAIM_HPP
+#define EBISU_KOKKOS_IMPL_SOURCE_RESPONSE_CLAIM_HPP
+
+// Whether a call of the response form (SourceForm) builds g_{nd}, uses the one
+// its policy kept (impl/kept_response.hpp), or runs the per-step form, and the
+// buffer it uses. A kept g fits a call when everything it was computed from is
+// the same: the stencil's coefficients, the View type and extents, the boundary
+// rules and the depth (compared exactly, as a key) and the fields' values
+// (compared by a 64-bit hash read at every call: a changed field is missed
+// with probability ~2^-64). Every execution space; the backends say which
+// schedules their plans allow.
+
+#include <ebisu_kokkos/impl/kept_response.hpp>
+#include <ebisu_kokkos/policy.hpp>
+#include <ebisu_kokkos/stencil.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <typeinfo>
+
+namespace EbisuKokkos {
+namespace Impl {
+
+/// splitmix64's finaliser: every input bit reaches every output bit.
+KOKKOS_INLINE_FUNCTION std::uint64_t mix_bits(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// A hash of one contiguous field: the sum over its elements of a mix of the element's bits and its
+/// index (a sum, so that the reduction order does not matter; the index, so that moved values count).
+template <class Scalar>
+struct FieldHash {
+  const Scalar* data;
+  std::uint64_t seed;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, std::uint64_t& sum) const {
+    static_assert(sizeof(Scalar) <= sizeof(std::uint64_t), "EbisuKokkos: field elements of at most 8 bytes");
+    std::uint64_t bits = 0;
+    memcpy(&bits, data + i, sizeof(Scalar));
+    sum += mix_bits(mix_bits(bits) + seed + i * 0x9e3779b97f4a7c15ull);
+  }
+};
+
+/// The fields of a call, hashed on `space` (the call's stream: after what the caller queued there).
+/// false where a field is not contiguous (its span has gaps): such calls keep nothing.
+template <class ExecSpace, class FieldSet>
+bool hash_fields(const ExecSpace& space, const FieldSet& fields, std::uint64_t& hash) {
+  hash = mix_bits(static_cast<std::uint64_t>(FieldSet::size));
+  if constexpr (FieldSet::size > 0) {
+    using Scalar = typename FieldSet::view_type::non_const_value_type;
+    for (int k = 0; k < FieldSet::size; ++k) {
+      const auto& v = fields.views[k];
+      if (!v.span_is_contiguous() || v.span() != v.size()) return false;
+      std::uint64_t sum = 0;
+      Kokkos::parallel_reduce("EbisuKokkos::hash_fields",
+                              Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>(space, 0, v.span()),
+                              FieldHash<Scalar>{v.data(), mix_bits(static_cast<std::uint64_t>(k) + 1)}, sum);
+      hash = mix_bits(hash ^ sum) + static_cast<std::uint64_t>(k);
+    }
+  }
+  return true;
+}
+
+/// Everything g_{nd} depends on besides n and the fields' values.
+template <class Response, class Stencil, class ViewType, class ExecSpace>
+std::string response_key(const StencilPolicy<ExecSpace>& policy, const Stencil& stencil, const ViewType& u, int depth) {
+  std::string key = std::string(typeid(Stencil).name()) + "|" + typeid(Response).name() + "|";
+  for (int a = 0; a < static_cast<int>(ViewType::rank); ++a) key += std::to_string(u.extent(a)) + "x";
+  for (const auto& axis : policy.boundaries().side) key += std::string("|") + to_string(axis[0]) + to_string(axis[1]);
+  key += "|d" + std::to_string(depth) + "|";
+  const auto linear = LinearPlusSource<Stencil>::linear_part(stencil);
+  for (int k = 0; k < linear.num_points; ++k) {  // the coefficients' bits: equal values, equal keys
+    const double c = linear.coefficient(k);
+    char bits[sizeof(double)];
+    std::memcpy(bits, &c, sizeof(double));
+    key.append(bits, sizeof(double));
+  }
+  return key;
+}
+
+/// What a call of the response form does. run false: the per-step form (note says why).
+template <class Response>
+struct ResponseClaim {
+  bool run = false;
+  bool set_up = false;  ///< g must be computed into `response` before the groups
+  int interval = 0;
+  Response response;
+  std::string note;
+};
+
+/// per_call_interval: the interval of the plan's per-call schedule (0: building g for this call alone
+/// does not pay); kept_interval: of its kept schedule (0: a kept g does not pay either).
+template <class Response, class ExecSpace, class Stencil, class ViewType, class FieldSet>
+ResponseClaim<Response> claim_source_response(const StencilPolicy<ExecSpace>& policy, const Stencil& stencil,
+                                              const ViewType& u, const FieldSet& fields, int depth,
+                                              int per_call_interval, int kept_interval) {
+  ResponseClaim<Response> claim;
+  const auto allocate = [&](int interval) {
+    claim.interval = interval;
+    claim.set_up = true;
+    try {
+      claim.response = Response(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("EbisuKokkos::source_response")),
+                                u.layout());
+      claim.run = true;
+    } catch (const std::exception& e) {  // no room: the per-step form needs none
+      claim.note = std::string("the source response form's buffer was refused (") + e.what() + ")";
+    }
+  };
+  std::uint64_t hash = 0;
+  if (!hash_fields(policy.space(), fields, hash)) {
+    if (per_call_interval > 0) allocate(per_call_interval);
+    if (!claim.run && claim.note.empty()) claim.note = "a field is not contiguous (nothing kept between calls)";
+    return claim;
+  }
+  const std::string key = response_key<Response>(policy, stencil, u, depth);
+  KeptResponse& kept = PolicyAccess::kept_response(policy);
+  std::lock_guard<std::mutex> lock(kept.mutex);
+  const auto keep = [&] {
+    if (!claim.run) return;
+    kept.depth = depth;
+    kept.interval = claim.interval;
+    kept.buffer = std::make_shared<Response>(claim.response);
+  };
+  // The interval a kept response should have: the kept schedule's where the plan has one (the loop's
+  // steady state), else the per-call one.
+  const int wanted = kept_interval > 0 ? kept_interval : per_call_interval;
+  if (kept.key == key && kept.fields_hash == hash) {
+    if (kept.buffer && kept.depth == depth && kept.interval == wanted) {
+      claim.run = true;
+      claim.interval = kept.interval;
+      claim.response = *static_cast<const Response*>(kept.buffer.get());
+      claim.note = "g kept from an earlier call";
+      return claim;
+    }
+    // The second call of a loop with these fields: build the response for it and the calls after it.
+    kept.buffer.reset();
+    kept.interval = 0;
+    if (wanted > 0) {
+      allocate(wanted);
+      keep();
+      if (claim.run) claim.note = "g built and kept for the next calls";
+    }
+    return claim;
+  }
+  kept.key = key;
+  kept.fields_hash = hash;
+  kept.buffer.reset();
+  kept.interval = 0;
+  if (per_call_interval > 0) {
+    allocate(per_call_interval);
+    keep();
+    if (claim.run) claim.note = "g built (and kept)";
+  } else if (claim.note.empty()) {
+    claim.note = "the first call with these fields (a loop's next call builds the response and keeps it)";
+  }
+  return claim;
+}
+
+}  // namespace Impl
+}  // namespace EbisuKokkos
+
+#endif
