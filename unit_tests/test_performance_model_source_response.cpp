@@ -172,6 +172,7 @@ TEST(source_response, policy_keeps_the_response_for_a_loop) {
   const auto first = claim(policy, stencil, 8, 0, 4);
   EXPECT_FALSE(first.run);
   EXPECT_EQ(kept.kept_interval(8), 0);
+  EXPECT_FALSE(kept.hash_known);  // a first call hashes nothing (a policy per call never pays for it)
   const auto second = claim(policy, stencil, 8, 0, 4);
   ASSERT_TRUE(second.run);
   EXPECT_TRUE(second.set_up);
@@ -191,6 +192,7 @@ TEST(source_response, policy_keeps_the_response_for_a_loop) {
   EXPECT_EQ(from_copy.response.data(), second.response.data());
 
   // The source changed by one ulp: per step again, nothing kept.
+  EXPECT_TRUE(kept.hash_known);
   f(6, 5) = std::nextafter(0.5, 1.0);
   EXPECT_FALSE(claim(policy, stencil, 8, 0, 4).run);
   EXPECT_EQ(kept.kept_interval(8), 0);

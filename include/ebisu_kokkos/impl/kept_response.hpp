@@ -22,10 +22,12 @@ struct KeptResponse {
   /// What g depends on besides the interval and the fields' values (the stencil's coefficients, the
   /// View type and extents, the boundary rules, the depth); empty: no call seen.
   std::string key;
-  std::uint64_t fields_hash = 0;  ///< of the last call seen with this key
+  std::uint64_t fields_hash = 0;  ///< of the last call with this key that hashed them
+  bool hash_known = false;        ///< (the first call of a key hashes nothing)
   int depth = 0;                  ///< of the kept g (with interval)
   int interval = 0;               ///< n of the kept g_{nd}; 0: none kept
   std::shared_ptr<void> buffer;   ///< owns the View that holds g
+  std::shared_ptr<void> hash_partials;  ///< the fields' hash's partial sums on a device (2 MB)
 
   /// The interval of a kept g of this depth (0: none), for the plans to prefer.
   int kept_interval(int of_depth) {
@@ -36,8 +38,10 @@ struct KeptResponse {
     std::lock_guard<std::mutex> lock(mutex);
     key.clear();
     fields_hash = 0;
+    hash_known = false;
     depth = interval = 0;
     buffer.reset();
+    hash_partials.reset();
   }
 };
 
