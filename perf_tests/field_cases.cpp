@@ -229,6 +229,7 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
     EbisuKokkos::SourceForm source_form = EbisuKokkos::SourceForm::automatic;
     int response_interval = 0;
     bool fresh_policy = false;  // what each call keeps is released before the next (a policy per call)
+    int loop_calls_before = 0;  // calls of the loop before the timed ones (a long loop's steady state)
   };
   std::vector<Form> forms{{"parallel_stencil:generic", EbisuKokkos::Backend::generic, EbisuKokkos::Strategy::automatic, 0},
                           {"ebisu-sm", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling, 0},
@@ -248,6 +249,12 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
     // automatic as in a loop that builds a policy per call: nothing kept from the calls before.
     forms.push_back({"parallel_stencil:automatic-fresh-policy", EbisuKokkos::Backend::automatic,
                      EbisuKokkos::Strategy::automatic, 0, EbisuKokkos::SourceForm::automatic, 0, true});
+    // automatic in a loop that has run 100 calls (the build's share follows the loop's length: 10^4 steps
+    // in calls of 100), and the whole-call response forced.
+    forms.push_back({"parallel_stencil:automatic-after-100-calls", EbisuKokkos::Backend::automatic,
+                     EbisuKokkos::Strategy::automatic, 0, EbisuKokkos::SourceForm::automatic, 0, false, 100});
+    forms.push_back({"ebisu-sm-response-whole-call", EbisuKokkos::Backend::ebisu, EbisuKokkos::Strategy::sm_tiling, 0,
+                     EbisuKokkos::SourceForm::response, EbisuKokkos::response_over_whole_call});
     for (int every : o.response_intervals) {  // --response-intervals
       forms.push_back({"ebisu-sm-response-every-" + std::to_string(every), EbisuKokkos::Backend::ebisu,
                        EbisuKokkos::Strategy::sm_tiling, 0, EbisuKokkos::SourceForm::response, every});
@@ -270,8 +277,20 @@ CaseResult run_case(const std::string& name, int points, int flops, const Physic
     policy->set_backend(f.backend).set_strategy(f.strategy).set_temporal_depth(f.depth).set_source_form(f.source_form);
     policy->set_response_interval(f.response_interval);
     const bool fresh = f.fresh_policy;
-    v.run = [&, policy, report, fresh] {
+    const int loop_calls_before = f.loop_calls_before;
+    auto looped = std::make_shared<bool>(false);
+    v.run = [&, policy, report, fresh, loop_calls_before, looped] {
       if (fresh) policy->release_kept_memory();
+      if (!*looped && loop_calls_before > 0) {
+        // The loop's earlier calls, on copies (what the policy keeps depends on the fields, not on u).
+        *looped = true;
+        View a(Kokkos::view_alloc(std::string("loop_u")), u.layout());
+        View b(Kokkos::view_alloc(std::string("loop_scratch")), u.layout());
+        Kokkos::deep_copy(a, u);
+        for (int call = 0; call < loop_calls_before; ++call) {
+          EbisuKokkos::parallel_stencil(name, *policy, stencil, a, b, EbisuKokkos::fields(make_field_argument(field_c)));
+        }
+      }
       *report = EbisuKokkos::parallel_stencil(name, *policy, stencil, u, scratch,
                                               EbisuKokkos::fields(make_field_argument(field_c)));
     };

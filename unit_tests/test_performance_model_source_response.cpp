@@ -13,15 +13,18 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 namespace {
 
 using EbisuKokkos::Impl::response_schedule;
 using EbisuKokkos::Impl::ResponseCosts;
+using EbisuKokkos::Impl::KeptState;
 using EbisuKokkos::Impl::ResponseSchedule;
 
 // The schedule's time, counted independently: set-up, then groups of n launches (the last adding the
@@ -79,15 +82,94 @@ TEST(source_response, policy_knob) {
   EXPECT_EQ(p.knobs().response_interval, 0);
   p.set_response_interval(4);
   EXPECT_EQ(p.knobs().response_interval, 4);
-  EXPECT_THROW(p.set_response_interval(-1), std::invalid_argument);
+  EXPECT_THROW(p.set_response_interval(-2), std::invalid_argument);
   EXPECT_EQ(p.knobs().response_interval, 4);
+  p.set_response_interval(EbisuKokkos::response_over_whole_call);
+  EXPECT_EQ(p.knobs().response_interval, EbisuKokkos::Impl::kWholeCallInterval);
+}
+
+// A whole-call response folds the call's tail into g: every launch runs source-free and one adds g_T.
+// Its build is a whole call with the source, so it pays only where a loop shares it.
+TEST(source_response, whole_call_folds_the_tail) {
+  using EbisuKokkos::Impl::ResponseTail;
+  using EbisuKokkos::Impl::kWholeCallInterval;
+  const ResponseCosts costs{0.32, 0.20};
+  const double S = 1.32, A = 1.2;
+  // 8352^2, 100 steps as 10 x 8 + 10 + 10: two depth-10 launches.
+  ResponseTail tail;
+  tail.launches = 2;
+  tail.source_seconds = 2 * 1.25 * S;
+  tail.own_seconds = 2 * 1.25;
+  const long K = 10;
+  const double whole_alone = 0.5 + (K * S + tail.source_seconds) + tail.own_seconds + (K - 1) + A;
+  const double whole_shared = 0.5 + (K * S + tail.source_seconds) / 32 + tail.own_seconds + (K - 1) + A;
+  double best_interval_alone = 1e30, best_interval_shared = 1e30;
+  for (int n = 1; n <= K; ++n) {
+    best_interval_alone = std::min(best_interval_alone, counted(K, n, 1.0, costs, 0.5) + tail.source_seconds);
+    best_interval_shared = std::min(best_interval_shared,
+                                    counted(K, n, 1.0, costs, 0.5) - (1 - 1.0 / 32) * n * S + tail.source_seconds);
+  }
+  // Built by one call: an interval wins (the build of g_T is a call with the source).
+  const ResponseSchedule alone = response_schedule(K, 1.0, costs, 0.5, 0, 1, tail);
+  EXPECT_FALSE(alone.whole_call);
+  EXPECT_NEAR(alone.seconds, std::min(best_interval_alone, whole_alone), 1e-9);
+  EXPECT_NEAR(alone.per_step_seconds, K * S + tail.source_seconds, 1e-9);
+  // Shared by 32 calls: the whole call, one group of every launch of the main depth.
+  const ResponseSchedule shared = response_schedule(K, 1.0, costs, 0.5, 0, 1.0 / 32, tail);
+  ASSERT_LT(whole_shared, best_interval_shared);
+  EXPECT_TRUE(shared.whole_call);
+  EXPECT_EQ(shared.interval, K);
+  EXPECT_EQ(shared.groups, 1);
+  EXPECT_NEAR(shared.seconds, whole_shared, 1e-9);
+  // Forced; a tail that cannot run source-free (one group of all the main launches, the tail with the
+  // source); no tail (the same).
+  const ResponseSchedule forced = response_schedule(K, 1.0, costs, 0.5, kWholeCallInterval, 1, tail);
+  EXPECT_TRUE(forced.whole_call);
+  EXPECT_NEAR(forced.seconds, whole_alone, 1e-9);
+  ResponseTail stuck = tail;
+  stuck.own_seconds = -1;
+  const ResponseSchedule unfolded = response_schedule(K, 1.0, costs, 0.5, kWholeCallInterval, 1, stuck);
+  EXPECT_FALSE(unfolded.whole_call);
+  EXPECT_EQ(unfolded.interval, K);
+  EXPECT_NEAR(unfolded.seconds, counted(K, K, 1.0, costs, 0.5) + tail.source_seconds, 1e-9);
+  const ResponseSchedule no_tail = response_schedule(K, 1.0, costs, 0.5, kWholeCallInterval);
+  EXPECT_FALSE(no_tail.whole_call);
+  EXPECT_EQ(no_tail.interval, K);
+  EXPECT_FALSE(response_schedule(K, 1.0, costs, 0.5, 0, 1.0 / 32, stuck).whole_call);
+  // A kept whole-call response of this call's launches costs no build; of other launches, it is rebuilt.
+  const double bytes = 558e6, P = 0.52e-3;
+  ResponseTail real = tail;
+  real.source_seconds *= P;
+  real.own_seconds *= P;
+  const auto reuse = EbisuKokkos::Impl::choose_response(K, P, costs, bytes, false, 0, KeptState{K, true}, 12, real);
+  EXPECT_TRUE(reuse.kept.whole_call);
+  EXPECT_NEAR(reuse.kept.seconds, EbisuKokkos::Impl::response_check_seconds(bytes) + real.own_seconds + (K - 1) * P + A * P,
+              1e-12);
+  const auto other = EbisuKokkos::Impl::choose_response(K, P, costs, bytes, false, 0, KeptState{K, true}, 12, stuck);
+  EXPECT_FALSE(other.kept.whole_call);
+  // A loop's length: at its second call the build is shared by 8 calls (an interval), after 32 calls by 32
+  // (the whole call); the build's share follows the calls so far.
+  EXPECT_DOUBLE_EQ(EbisuKokkos::Impl::kept_build_share(1), 1.0 / EbisuKokkos::Impl::kKeptResponseCalls);
+  EXPECT_DOUBLE_EQ(EbisuKokkos::Impl::kept_build_share(64), 1.0 / 64);
+  const auto early = EbisuKokkos::Impl::choose_response(K, P, costs, bytes, false, 0, KeptState{0, false, 1, 1}, 12, real);
+  const auto late = EbisuKokkos::Impl::choose_response(K, P, costs, bytes, false, 0, KeptState{0, false, 32, 32}, 12, real);
+  EXPECT_FALSE(early.kept.whole_call);
+  EXPECT_TRUE(late.kept.whole_call);
+  EXPECT_LT(late.kept.seconds, early.kept.seconds);
+  // A long loop whose step count changed at the last call: a response every n launches (it fits any).
+  const auto varying = EbisuKokkos::Impl::choose_response(K, P, costs, bytes, false, 0, KeptState{0, false, 32, 1}, 12, real);
+  EXPECT_FALSE(varying.kept.whole_call);
+  EXPECT_GT(varying.kept.interval, 0);
+  // The knob forces it per call and kept.
+  const auto knob = EbisuKokkos::Impl::choose_response(K, P, costs, bytes, true, kWholeCallInterval, {}, 12, real);
+  EXPECT_TRUE(knob.per_call.whole_call && knob.kept.whole_call);
 }
 
 TEST(source_response, kept_schedule_shares_the_build) {
   const ResponseCosts costs{0.32, 0.20};
   const double bytes = 558e6;
   // 12 launches (T = 100 at depth 8, 8352^2): building g for one call does not pay, a kept g does.
-  const auto choice = EbisuKokkos::Impl::choose_response(12, 0.52e-3, costs, bytes, false, 0, 0, 12);
+  const auto choice = EbisuKokkos::Impl::choose_response(12, 0.52e-3, costs, bytes, false, 0, {}, 12);
   EXPECT_EQ(choice.per_call.interval, 0);
   ASSERT_GT(choice.kept.interval, 1);
   EXPECT_LT(choice.kept.seconds, 0.95 * choice.kept.per_step_seconds);
@@ -99,25 +181,25 @@ TEST(source_response, kept_schedule_shares_the_build) {
   EXPECT_NEAR(choice.kept.seconds,
               counted(12, n, 0.52e-3, costs, extra) - (1 - share) * n * 0.52e-3 * 1.32, 1e-12);
   // 125 launches: both pay; 2 launches: neither (the check and the build against two launches' gain).
-  const auto many = EbisuKokkos::Impl::choose_response(125, 0.52e-3, costs, bytes, false, 0, 0, 12);
+  const auto many = EbisuKokkos::Impl::choose_response(125, 0.52e-3, costs, bytes, false, 0, {}, 12);
   EXPECT_GT(many.per_call.interval, 0);
   EXPECT_GT(many.kept.interval, 0);
-  EXPECT_FALSE(EbisuKokkos::Impl::choose_response(1, 0.52e-3, costs, bytes, false, 0, 0, 12).any());
+  EXPECT_FALSE(EbisuKokkos::Impl::choose_response(1, 0.52e-3, costs, bytes, false, 0, {}, 12).any());
   // SourceForm::response takes both whatever they cost; the knob's interval is the interval.
-  const auto forced = EbisuKokkos::Impl::choose_response(3, 0.52e-3, costs, bytes, true, 2, 0, 12);
+  const auto forced = EbisuKokkos::Impl::choose_response(3, 0.52e-3, costs, bytes, true, 2, {}, 12);
   EXPECT_EQ(forced.per_call.interval, 2);
   EXPECT_EQ(forced.kept.interval, 2);
   // A response the policy keeps costs no build: its interval stays while it is no dearer than building
   // the cheapest one (here n = 3 against the free choice's), and one that no longer fits is rebuilt.
-  const auto with_kept = EbisuKokkos::Impl::choose_response(12, 0.52e-3, costs, bytes, false, 0, 3, 12);
+  const auto with_kept = EbisuKokkos::Impl::choose_response(12, 0.52e-3, costs, bytes, false, 0, KeptState{3}, 12);
   EXPECT_EQ(with_kept.kept.interval, 3);
   EXPECT_NEAR(with_kept.kept.seconds,
               counted(12, 3, 0.52e-3, costs, EbisuKokkos::Impl::response_check_seconds(bytes)) - 3 * 0.52e-3 * 1.32,
               1e-12);
-  const auto too_wide = EbisuKokkos::Impl::choose_response(12, 0.52e-3, costs, bytes, false, 0, 40, 12);
+  const auto too_wide = EbisuKokkos::Impl::choose_response(12, 0.52e-3, costs, bytes, false, 0, KeptState{40}, 12);
   EXPECT_EQ(too_wide.kept.interval, choice.kept.interval);
   // The knob wins over a kept interval.
-  EXPECT_EQ(EbisuKokkos::Impl::choose_response(12, 0.52e-3, costs, bytes, true, 2, 3, 12).kept.interval, 2);
+  EXPECT_EQ(EbisuKokkos::Impl::choose_response(12, 0.52e-3, costs, bytes, true, 2, KeptState{3}, 12).kept.interval, 2);
 }
 
 using HostSpace = Kokkos::DefaultHostExecutionSpace;
@@ -164,9 +246,11 @@ TEST(source_response, policy_keeps_the_response_for_a_loop) {
   const OneSource fields{{f}};
   EbisuKokkos::StencilPolicy<HostSpace> policy(100);
   auto& kept = EbisuKokkos::Impl::PolicyAccess::kept_response(policy);
+  using EbisuKokkos::Impl::ResponseSpan;
   const auto claim = [&](const EbisuKokkos::StencilPolicy<HostSpace>& p, const auto& s, int depth, int per_call,
-                         int kept_interval) {
-    return claim_source_response<Field2D>(p, s, u, fields, depth, per_call, kept_interval);
+                         int kept_interval, std::vector<int> folded = {}) {
+    return claim_source_response<Field2D>(p, s, u, fields, depth, ResponseSpan{per_call, {}},
+                                          ResponseSpan{kept_interval, std::move(folded)});
   };
 
   const auto first = claim(policy, stencil, 8, 0, 4);
@@ -176,7 +260,7 @@ TEST(source_response, policy_keeps_the_response_for_a_loop) {
   const auto second = claim(policy, stencil, 8, 0, 4);
   ASSERT_TRUE(second.run);
   EXPECT_TRUE(second.set_up);
-  EXPECT_EQ(second.interval, 4);
+  EXPECT_EQ(second.span.interval, 4);
   EXPECT_EQ(second.response.extent(0), 13u);
   EXPECT_EQ(second.response.extent(1), 11u);
   EXPECT_EQ(kept.kept_interval(8), 4);
@@ -184,12 +268,17 @@ TEST(source_response, policy_keeps_the_response_for_a_loop) {
   const auto third = claim(policy, stencil, 8, 0, 4);
   ASSERT_TRUE(third.run);
   EXPECT_FALSE(third.set_up);
-  EXPECT_EQ(third.interval, 4);
+  EXPECT_EQ(third.span.interval, 4);
   EXPECT_EQ(third.response.data(), second.response.data());
+  EXPECT_EQ(kept.loop_length(100).calls, 3);  // the loop's length so far (the build's share follows it)
+  EXPECT_EQ(kept.loop_length(100).calls_of_these_steps, 3);
+  EXPECT_EQ(kept.loop_length(50).calls_of_these_steps, 0);
   // Copies of the policy share what it keeps (the call forms copy it).
   const auto from_copy = claim(policy.with_steps(50), stencil, 8, 0, 4);
   EXPECT_FALSE(from_copy.set_up);
   EXPECT_EQ(from_copy.response.data(), second.response.data());
+  EXPECT_EQ(kept.loop_length(50).calls, 4);  // one loop, another step count
+  EXPECT_EQ(kept.loop_length(50).calls_of_these_steps, 1);
 
   // The source changed by one ulp: per step again, nothing kept.
   EXPECT_TRUE(kept.hash_known);
@@ -204,7 +293,13 @@ TEST(source_response, policy_keeps_the_response_for_a_loop) {
   const auto weaker = EbisuKokkos::with_source(
       EbisuKokkos::linear_stencil<2, 1, EbisuKokkos::StarShape>({0.1, 0.2, 0.4, 0.2, 0.1}));
   EXPECT_FALSE(claim(policy, weaker, 8, 0, 4).run);
-  EXPECT_FALSE(claim(policy, stencil, 6, 0, 4).run);
+  EXPECT_EQ(kept.loop_length(100).calls, 1);
+  // Calls the per-step form runs without weighing the response count too (the same loop: any depth).
+  EbisuKokkos::Impl::count_source_call<Field2D>(policy, stencil, u);
+  EbisuKokkos::Impl::count_source_call<Field2D>(policy, stencil, u);
+  EXPECT_EQ(kept.loop_length(100).calls, 2);
+  EXPECT_FALSE(claim(policy, stencil, 6, 0, 4).run);  // another depth: another response, the same loop
+  EXPECT_EQ(kept.loop_length(100).calls, 3);
   EbisuKokkos::StencilPolicy<HostSpace> periodic(100);
   periodic.set_boundary(1, EbisuKokkos::Boundary::periodic);
   EXPECT_FALSE(claim(periodic, stencil, 8, 0, 4).run);
@@ -212,19 +307,32 @@ TEST(source_response, policy_keeps_the_response_for_a_loop) {
   // A call whose own schedule pays builds at once, and keeps it; a kept g of another interval is rebuilt.
   const auto at_once = claim(policy, stencil, 8, 5, 0);
   EXPECT_TRUE(at_once.run && at_once.set_up);
-  EXPECT_EQ(at_once.interval, 5);
+  EXPECT_EQ(at_once.span.interval, 5);
   EXPECT_FALSE(claim(policy, stencil, 8, 5, 0).set_up);
   const auto other_interval = claim(policy, stencil, 8, 3, 3);
   EXPECT_TRUE(other_interval.set_up);
-  EXPECT_EQ(other_interval.interval, 3);
+  EXPECT_EQ(other_interval.span.interval, 3);
   // The kept schedule's interval wins over the per-call one (the loop's steady state): a response kept
   // at the per-call interval is rebuilt once at it.
   const auto loop_interval = claim(policy, stencil, 8, 3, 6);
   EXPECT_TRUE(loop_interval.set_up);
-  EXPECT_EQ(loop_interval.interval, 6);
+  EXPECT_EQ(loop_interval.span.interval, 6);
   const auto steady = claim(policy, stencil, 8, 3, 6);
   EXPECT_FALSE(steady.set_up);
-  EXPECT_EQ(steady.interval, 6);
+  EXPECT_EQ(steady.span.interval, 6);
+
+  // A whole-call response (12 x 8 + 4): kept with its tail; a call of other launches (2 + 2) rebuilds it.
+  const auto whole = claim(policy, stencil, 8, 0, 12, {4});
+  EXPECT_TRUE(whole.run && whole.set_up);
+  EXPECT_EQ(whole.span.folded, std::vector<int>{4});
+  EXPECT_EQ(kept.kept_span(8).folded, std::vector<int>{4});
+  EXPECT_FALSE(claim(policy, stencil, 8, 0, 12, {4}).set_up);
+  const auto other_tail = claim(policy, stencil, 8, 0, 12, {2, 2});
+  EXPECT_TRUE(other_tail.set_up);
+  EXPECT_EQ(other_tail.span.folded, (std::vector<int>{2, 2}));
+  const auto every_twelve = claim(policy, stencil, 8, 0, 12);  // the same interval without the tail
+  EXPECT_TRUE(every_twelve.set_up);
+  EXPECT_TRUE(every_twelve.span.folded.empty());
 
   // Released on request; a claim that does not pay keeps nothing.
   policy.release_kept_memory();

@@ -91,15 +91,22 @@ inline const char* to_string(Selection s) {
 /// The policy keeps g_{nd} for its next call (release_kept_memory): a call with
 /// the same stencil, extents, boundary rules and field values (checked by a
 /// 64-bit hash of the fields at each call) adds it without the set-up, which is
-/// what makes the form pay in loops of short calls. Results differ from the
-/// per-step form by rounding only. Elsewhere (other strategies, other
-/// backends) f is added at every step.
+/// what makes the form pay in loops of short calls. In a long loop the model
+/// may fold the whole call into one response (response_over_whole_call: every
+/// launch source-free, the last adding g_T), built once for calls of one step
+/// count. Results differ from the per-step form by rounding only. Elsewhere
+/// (other strategies, other backends) f is added at every step.
 enum class SourceForm {
   automatic,  ///< the response form where it is predicted cheaper: in one call from 12 launches of the main depth
               ///< on; from the second call of a loop with the same fields where the policy keeps it
   per_step,   ///< f added at every step (no memory beyond scratch, no hash of the fields)
   response    ///< the response form wherever launches of the call's main depth run
 };
+
+/// set_response_interval's value for one response of all a call's launches (those of other depths than the
+/// main one included): every launch runs the source-free kernel and the last adds g_T. The policy builds
+/// it once for calls of one step count (SourceForm::automatic chooses it where a loop repays the build).
+constexpr int response_over_whole_call = -1;
 
 inline const char* to_string(SourceForm f) {
   switch (f) {
@@ -191,11 +198,12 @@ class StencilPolicy {
   StencilPolicy& set_generic_step(GenericStep s) { m_knobs.generic_step = s; return *this; }
   StencilPolicy& set_source_form(SourceForm f) { m_knobs.source_form = f; return *this; }
   /// SourceForm::response: the response of n launches is added once every n launches (the others run
-  /// the source-free kernel alone); 0 lets the model choose.
+  /// the source-free kernel alone); 0 lets the model choose; response_over_whole_call: one response of
+  /// all the call's launches, added by its last (for loops of calls of one step count).
   StencilPolicy& set_response_interval(int launches) {
-    if (launches < 0) {
+    if (launches < 0 && launches != response_over_whole_call) {
       throw std::invalid_argument("EbisuKokkos::StencilPolicy::set_response_interval: " + std::to_string(launches) +
-                                  " launches is negative");
+                                  " launches is negative (and not response_over_whole_call)");
     }
     m_knobs.response_interval = launches;
     return *this;

@@ -301,7 +301,8 @@ TEST(cuda, field_kernels_sm_tiling_3d_radius2_source_and_coefficients) {
 // scratch or a zeroed response buffer), then groups of n launches of the preset's own kernel, the last
 // adding it, then the depth-d launches left over and the tail with the source: T with a tail and with
 // launches left over after the groups; fixed and mixed periodic / fixed sides (the fixed frame of g stays
-// 0); both layouts; several tiles. Per step forced never takes it.
+// 0); both layouts; several tiles; the whole-call response (g_T with the tail folded in, every launch
+// source-free). Per step forced never takes it.
 template <int Rank, class Preset>
 void check_source_response(const Preset& preset, const char* name, int depth, const std::vector<int>& step_counts,
                            const Extents& right_extents, const Extents& left_extents) {
@@ -312,7 +313,7 @@ void check_source_response(const Preset& preset, const char* name, int depth, co
   const Edges mixed = Rank == 2 ? Edges{{{P, P}, {F, F}, {F, F}}} : Edges{{{P, P}, {F, F}, {P, P}}};
   const std::string label = std::string(name) + "+source response";
   for (int steps : step_counts) {
-    for (int interval : {1, 2, 3}) {
+    for (int interval : {1, 2, 3, EbisuKokkos::response_over_whole_call}) {
       for (const Edges& edges : {edges_all(F), mixed}) {
         const EbisuKokkos::StencilReport reports[] = {
             run_on_kernel<Kokkos::LayoutRight>(label, source, Kinds<true>{}, update, random_fields(1, 0.125L),
@@ -322,6 +323,14 @@ void check_source_response(const Preset& preset, const char* name, int depth, co
                                               left_extents, steps, edges, Strategy::sm_tiling, depth,
                                               SourceForm::response, interval)};
         for (const auto& report : reports) {
+          if (interval == EbisuKokkos::response_over_whole_call) {  // g_T; the tail first, source-free; one group
+            const std::string form = "source response form: g_" + std::to_string(steps) + " from " +
+                                     std::to_string(report.launches) + " launch(es)";
+            EXPECT_NE(report.plan.find(form), std::string::npos) << report.plan;
+            EXPECT_NE(report.plan.find(" 1 group(s) of "), std::string::npos) << report.plan;
+            EXPECT_EQ(report.plan.find("with the source"), std::string::npos) << report.plan;
+            continue;
+          }
           const std::string form = "source response form: g_" + std::to_string(interval * report.temporal_depth) +
                                    " from " + std::to_string(interval) + " launch(es)";
           EXPECT_NE(report.plan.find(form), std::string::npos) << report.plan;
@@ -353,7 +362,7 @@ TEST(cuda, field_kernels_source_response_2d) {
 // builds at the second where the plan predicts a kept response pays.
 template <int Rank, class Preset>
 void check_kept_response(const Preset& preset, const char* name, int depth, int steps, const Extents& n,
-                         EbisuKokkos::SourceForm form) {
+                         EbisuKokkos::SourceForm form, int interval = 2) {
   using V = TestView<double, Rank, Kokkos::LayoutRight, Kokkos::Cuda>;
   using Linear = std::decay_t<decltype(preset)>;
   SCOPED_TRACE(std::string(name) + " kept response, " + EbisuKokkos::to_string(form) + " " + describe({n, steps}, Rank));
@@ -365,7 +374,7 @@ void check_kept_response(const Preset& preset, const char* name, int depth, int 
   EbisuKokkos::StencilPolicy<Kokkos::Cuda> policy(steps);
   policy.set_backend(EbisuKokkos::Backend::ebisu).set_strategy(Strategy::sm_tiling).set_temporal_depth(depth);
   policy.set_source_form(form);
-  if (form == EbisuKokkos::SourceForm::response) policy.set_response_interval(2);
+  if (form == EbisuKokkos::SourceForm::response) policy.set_response_interval(interval);
   for (int a = 0; a < Rank; ++a) policy.set_boundary(a, to_boundary(edges[a][0]));
   Field expected = random_field(n, 7u);
   std::vector<Field> source = random_fields(1, 0.125L)(n);
@@ -377,13 +386,15 @@ void check_kept_response(const Preset& preset, const char* name, int depth, int 
     const char* change;
     const char* response_note;  // SourceForm::response
   };
+  // (A whole-call response is of the call's steps: another step count builds another.)
+  const bool whole = interval == EbisuKokkos::response_over_whole_call;
   const Call calls[] = {{"", "g built (and kept)"},
                         {"", "g kept from an earlier call"},
                         {"", "g kept from an earlier call"},
                         {"source", "g built (and kept)"},
                         {"", "g kept from an earlier call"},
                         {"coefficients", "g built (and kept)"},
-                        {"steps", "g kept from an earlier call"},
+                        {"steps", whole ? "g built and kept for the next calls" : "g kept from an earlier call"},
                         {"", "g kept from an earlier call"}};
   bool other_stencil = false;
   int call_steps = steps, index = 0;
@@ -404,7 +415,10 @@ void check_kept_response(const Preset& preset, const char* name, int depth, int 
                       : EbisuKokkos::parallel_stencil(name, policy.with_steps(call_steps), EbisuKokkos::with_source(preset),
                                                       u, x, EbisuKokkos::fields(EbisuKokkos::centre_only(f)));
     EXPECT_LE(relative_error(download(u), expected), tolerance<double>()) << report.plan;
-    if (form == EbisuKokkos::SourceForm::response) EXPECT_NE(report.plan.find(call.response_note), std::string::npos) << report.plan;
+    if (form == EbisuKokkos::SourceForm::response) {
+      EXPECT_NE(report.plan.find(call.response_note), std::string::npos) << report.plan;
+      if (whole) EXPECT_NE(report.plan.find("source response form: g_" + std::to_string(call_steps)), std::string::npos) << report.plan;
+    }
     plans.push_back(report.plan);
   }
   if (form == EbisuKokkos::SourceForm::automatic) {
@@ -426,6 +440,10 @@ TEST(cuda, field_kernels_source_response_kept) {
   using EbisuKokkos::SourceForm;
   check_kept_response<2>(presets::j2d5pt(), "j2d5pt", 8, 45, {301, 517, 1}, SourceForm::response);
   check_kept_response<3>(presets::j3d7pt(), "j3d7pt", 4, 27, {70, 90, 41}, SourceForm::response);
+  check_kept_response<2>(presets::j2d5pt(), "j2d5pt", 8, 45, {301, 517, 1}, SourceForm::response,
+                         EbisuKokkos::response_over_whole_call);
+  check_kept_response<3>(presets::j3d7pt(), "j3d7pt", 4, 27, {70, 90, 41}, SourceForm::response,
+                         EbisuKokkos::response_over_whole_call);
   check_kept_response<2>(presets::j2d5pt(), "j2d5pt", 8, 96, {301, 517, 1}, SourceForm::automatic);
   check_kept_response<3>(presets::j3d7pt(), "j3d7pt", 4, 48, {70, 90, 41}, SourceForm::automatic);
 }

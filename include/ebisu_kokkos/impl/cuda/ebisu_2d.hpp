@@ -1038,6 +1038,8 @@ struct SmTiling2D {
   static constexpr bool source_response = LinearPlusSource<Stencil>::value && NQ == 1 && NRO == 1;
   /// The source-free kernels of the response form.
   using LinearTiling = SmTiling2D<typename LinearPartOf<Stencil>::type, ViewType, 1, 1>;
+  /// Where the response form keeps g (SourceForm::response).
+  using ResponseView = Kokkos::View<Scalar**, typename ViewType::array_layout, typename ViewType::memory_space>;
 
   struct Plan {
     bool valid = false;
@@ -1056,6 +1058,12 @@ struct SmTiling2D {
     ResponseChoice schedules;
     int response_launches = 0;               ///< of the main depth, where the response form runs
     std::vector<Plan2D> response_remainder;  ///< the launches after them (with the source)
+    std::vector<Plan2D> response_folded;     ///< the same depths source-free (a whole-call response)
+    std::vector<int> tail_depths() const {
+      std::vector<int> depths;
+      for (const Plan2D& p : response_remainder) depths.push_back(p.depth);
+      return depths;
+    }
   };
 
   /// The plan of one launch of `depth` steps of this source-free one-field
@@ -1188,27 +1196,43 @@ struct SmTiling2D {
         const Plan2D response = LinearTiling::template launch_plan<true>(policy, u, depth, knobs);
         const Plan2D own = LinearTiling::template launch_plan<false>(policy, u, depth, knobs);
         if (response.depth == depth && own.depth == depth && own.predicted_seconds > 0) {
-          const int kept_interval = PolicyAccess::kept_response(policy).kept_interval(depth);
+          KeptResponse& kept_response = PolicyAccess::kept_response(policy);
+          const ResponseSpan kept = kept_response.kept_span(depth);
+          const KeptResponse::LoopLength loop = kept_response.loop_length(steps);
           // Two splits of the steps: the per-step form's, and as many launches of the main depth as fit
           // with the rest in one short tail (the per-step split may give main launches back for an even
-          // count or a deeper tail: 8352^2, 100 steps, 10 x 8 + 10 + 10, where the response form would
-          // rather run 12 x 8 + 4). Each priced as the loop pays it (kept, else per call).
+          // count or a deeper tail: 8352^2, 100 steps, 10 x 8 + 10 + 10, where the response form with a
+          // response every n launches would rather run 12 x 8 + 4). Each priced as the loop pays it (kept,
+          // else per call); a whole-call response runs the tail source-free too.
           struct Split {
             int launches = 0;
-            std::vector<Plan2D> tail;
+            std::vector<Plan2D> tail, folded;
             ResponseChoice schedules;
-            double tail_seconds = 0, seconds = 0;
+            double seconds = 0;
           };
           const auto price = [&](int launches, std::vector<Plan2D> tail) {
-            Split sp{launches, std::move(tail), {}, 0, 0};
+            Split sp{launches, std::move(tail), {}, {}, 0};
+            ResponseTail rt;
+            rt.launches = static_cast<int>(sp.tail.size());
+            rt.own_seconds = 0;
+            std::vector<int> tail_depths;
+            for (const Plan2D& p : sp.tail) {
+              rt.source_seconds += p.predicted_seconds;
+              tail_depths.push_back(p.depth);
+              const Plan2D o = LinearTiling::template launch_plan<false>(policy, u, p.depth, knobs);
+              if (o.depth != p.depth || o.predicted_seconds <= 0) rt.own_seconds = -1;
+              if (rt.own_seconds >= 0) rt.own_seconds += o.predicted_seconds;
+              sp.folded.push_back(o);
+            }
             sp.schedules = choose_response(launches, own.predicted_seconds, ebisu2d::kResponseCosts,
                                            static_cast<double>(ns) * nf * sizeof(Scalar), form == SourceForm::response,
-                                           knobs.response_interval, kept_interval, ebisu2d::kResponseMinLaunches);
-            for (const Plan2D& p : sp.tail) sp.tail_seconds += p.predicted_seconds;
+                                           knobs.response_interval,
+                                           KeptState{kept.interval, !kept.folded.empty() && kept.folded == tail_depths,
+                                                     loop.calls, loop.calls_of_these_steps},
+                                           ebisu2d::kResponseMinLaunches, rt);
             const ResponseSchedule& s = sp.schedules.kept.interval > 0 ? sp.schedules.kept : sp.schedules.per_call;
             const bool odd = (launches + sp.tail.size()) % 2 == 1;
-            sp.seconds = s.interval > 0 ? s.seconds + sp.tail_seconds + (odd ? copy_back_seconds : 0.0)
-                                        : std::numeric_limits<double>::infinity();
+            sp.seconds = s.interval > 0 ? s.seconds + (odd ? copy_back_seconds : 0.0) : std::numeric_limits<double>::infinity();
             return sp;
           };
           Split best = price(plan.full_launches, plan.remainder);
@@ -1224,10 +1248,9 @@ struct SmTiling2D {
             plan.schedules = best.schedules;
             plan.response_launches = best.launches;
             plan.response_remainder = best.tail;
+            plan.response_folded = best.folded;
           }
-          if (best.schedules.per_call.interval > 0) {
-            plan.predicted_seconds = best.schedules.per_call.seconds + best.tail_seconds;
-          }
+          if (best.schedules.per_call.interval > 0) plan.predicted_seconds = best.schedules.per_call.seconds;
         }
       }
     }
@@ -1314,6 +1337,10 @@ struct SmTiling2D {
     static_assert(NQ == 1, "EbisuKokkos: SmTiling2D::run is the single-field form (run_state otherwise)");
     if constexpr (source_response) {
       if (plan.response.depth > 0) return run_response(label, policy, stencil, u, scratch, plan, fields);
+      // (A plan that did not weigh the response form: the loop's length still counts, for the build's share.)
+      if (!plan.schedules.any() && policy.knobs().source_form != SourceForm::per_step) {
+        count_source_call<ResponseView>(policy, stencil, u);
+      }
     }
     const ViewType ends[2] = {u, scratch};
     StencilOutcome outcome = launches(label, policy, stencil, u, plan, fields, [&](int launch, int, int, Buffers& b) {
@@ -1368,15 +1395,18 @@ struct SmTiling2D {
   // last into the buffer), then groups of n launches of depth d of L's own kernel, the last adding g_{nd}
   // at its output (one read per cell, streamed through the input ring like a register field: no stage
   // holds it, so the kernel keeps L's occupancy); the launches of depth d after the last group and the
-  // plan's remainder the source kernel.
+  // plan's remainder the source kernel. A whole-call response (g_T: the remainder's launches in the
+  // set-up too) runs the remainder first with L's own kernel, then one group.
   template <class FieldSet>
   static StencilOutcome run_response(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
                                      const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan,
                                      const FieldSet& fields) {
-    using Response = Kokkos::View<Scalar**, typename ViewType::array_layout, typename ViewType::memory_space>;
+    using Response = ResponseView;
     const int d = plan.main.depth;
-    const ResponseClaim<Response> claim = claim_source_response<Response>(
-        policy, stencil, u, fields, d, plan.schedules.per_call.interval, plan.schedules.kept.interval);
+    const std::vector<int> tail_depths = plan.tail_depths();
+    const ResponseClaim<Response> claim =
+        claim_source_response<Response>(policy, stencil, u, fields, d, span_of(plan.schedules.per_call, tail_depths),
+                                        span_of(plan.schedules.kept, tail_depths));
     if (!claim.run) {  // the per-step form: the plan without its response
       Plan per_step = plan;
       per_step.response = Plan2D{0};
@@ -1385,27 +1415,29 @@ struct SmTiling2D {
       return outcome;
     }
     const Response& response = claim.response;
-    const int n = claim.interval;
+    const int n = claim.span.interval;
+    const bool whole_call = !claim.span.folded.empty();  // g_T of all the call's launches
     const auto stride_of = [](Scalar* data, const auto& v) {
       return std::pair<Scalar*, long>(data, static_cast<long>(v.stride(slow_is_0 ? 0 : 1)));
     };
     const std::pair<Scalar*, long> g = stride_of(response.data(), response), s = stride_of(scratch.data(), scratch);
-    // Set-up launch j writes g if n - 1 - j is even, scratch otherwise; the first reads the other, zeroed.
+    // Set-up launch j of m writes g if m - 1 - j is even, scratch otherwise; the first reads the other, zeroed.
     const std::pair<Scalar*, long> setup_ends[2] = {g, s};
     Plan source = plan;
     if (claim.set_up) {
-      if (n % 2 == 1) {
+      source.full_launches = n;
+      source.remainder = whole_call ? plan.response_remainder : std::vector<Plan2D>{};
+      const int m = n + static_cast<int>(source.remainder.size());
+      if (m % 2 == 1) {
         Kokkos::deep_copy(policy.space(), scratch, Scalar(0));
       } else {
         Kokkos::deep_copy(policy.space(), response, Scalar(0));
       }
-      source.full_launches = n;
-      source.remainder.clear();
       launches(label + ":source-response", policy, stencil, u, source, fields, [&](int j, int, int, Buffers& b) {
-        b.src = setup_ends[(n - j) % 2].first;
-        b.src_stride = setup_ends[(n - j) % 2].second;
-        b.dst = setup_ends[(n - 1 - j) % 2].first;
-        b.dst_stride = setup_ends[(n - 1 - j) % 2].second;
+        b.src = setup_ends[(m - j) % 2].first;
+        b.src_stride = setup_ends[(m - j) % 2].second;
+        b.dst = setup_ends[(m - 1 - j) % 2].first;
+        b.dst_stride = setup_ends[(m - 1 - j) % 2].second;
       });
     }
 
@@ -1425,6 +1457,13 @@ struct SmTiling2D {
     own.full_launches = n - 1;
     adding.main = plan.response;
     adding.full_launches = 1;
+    if (whole_call) {  // the tail first, source-free: the last launch of the call adds g_T
+      typename LinearTiling::Plan folded;
+      folded.valid = true;
+      folded.main = plan.own;
+      folded.remainder = plan.response_folded;
+      LinearTiling::launches(label, policy, linear, u, folded, NoFields{}, next);
+    }
     const long groups = plan.response_launches / n;
     for (long group = 0; group < groups; ++group) {
       if (n > 1) LinearTiling::launches(label, policy, linear, u, own, NoFields{}, next);
@@ -1432,7 +1471,7 @@ struct SmTiling2D {
     }
     // The rest with the source: depth-d launches after the last group, then the plan's remainder.
     source.full_launches = static_cast<int>(plan.response_launches - groups * n);
-    source.remainder = plan.response_remainder;
+    source.remainder = whole_call ? std::vector<Plan2D>{} : plan.response_remainder;
     if (source.full_launches > 0 || !source.remainder.empty()) {
       launches(label, policy, stencil, u, source, fields, next);
     }
@@ -1453,19 +1492,11 @@ struct SmTiling2D {
         regs = kernel.template attributes<true>(mapped, framed).numRegs;
       }
     });
-    report.plan = "source response form: g_" + std::to_string(n * d) + " from " + std::to_string(n) +
-                  " launch(es) of the source kernel [" + plan.main.describe() + "] (" + claim.note + "); then " +
-                  std::to_string(groups) +
-                  " group(s) of " + std::to_string(n) + " launch(es) of depth " + std::to_string(d) +
-                  " of the source-free kernel [" + plan.own.describe() + "], the last adding it [" +
-                  plan.response.describe() + "; regs/thread " + std::to_string(regs) + "]";
-    if (source.full_launches > 0) {
-      report.plan += "; then " + std::to_string(source.full_launches) + " launch(es) of depth " + std::to_string(d) +
-                     " with the source";
-    }
-    for (const Plan2D& p : plan.response_remainder) {
-      report.plan += " + 1 of depth " + std::to_string(p.depth) + " with the source [" + p.describe() + "]";
-    }
+    std::vector<int> with_source(source.full_launches, d);
+    for (const Plan2D& p : source.remainder) with_source.push_back(p.depth);
+    report.plan = describe_response_form(claim.span, d, groups, claim.note, with_source) + " [source " +
+                  plan.main.describe() + "; source-free " + plan.own.describe() + "; adding " +
+                  plan.response.describe() + ", regs/thread " + std::to_string(regs) + "]";
     report.plan += " on " + device_model(policy.space().cuda_device()).name;
     outcome.result_in_scratch = done % 2 == 1;
     return outcome;

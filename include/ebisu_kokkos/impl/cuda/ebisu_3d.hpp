@@ -71,6 +71,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -897,6 +898,8 @@ struct SmTiling3D {
   static constexpr bool source_response = LinearPlusSource<Stencil>::value && NQ == 1 && NRO == 1;
   /// The source-free kernels of the response form.
   using LinearTiling = SmTiling3D<typename LinearPartOf<Stencil>::type, ViewType, 1, 1>;
+  /// Where the response form keeps g (SourceForm::response).
+  using ResponseView = Kokkos::View<Scalar***, typename ViewType::array_layout, typename ViewType::memory_space>;
 
   struct Plan {
     bool valid = false;
@@ -908,9 +911,18 @@ struct SmTiling3D {
     int deeper_depth = 0;  ///< PlanSM3D::deeper_depth
     /// SourceForm::response (smem_bytes 0: the per-step form runs): the shapes of the source-free
     /// kernel's launches of the main depth, adding the response and not (own), and their schedules
-    /// (built by the call, or kept by the policy: run_response claims one).
+    /// (built by the call, or kept by the policy: run_response claims one); own_shapes: the source-free
+    /// kernel's of every depth (a whole-call response runs the others' launches with it).
     SmTileShape3D response, own;
+    std::vector<SmTileShape3D> own_shapes;
     ResponseChoice schedules;
+    std::vector<int> tail_depths() const {  // the launches of other depths than the response's
+      std::vector<int> depths;
+      for (const int depth : sm.launch_depths) {
+        if (depth != response.depth) depths.push_back(depth);
+      }
+      return depths;
+    }
   };
 
   /// The shape of one launch of `depth` steps of this source-free one-field
@@ -1083,21 +1095,41 @@ struct SmTiling3D {
       const long launches_of_d = std::count(plan.sm.launch_depths.begin(), plan.sm.launch_depths.end(), d);
       if (plan.valid && policy.knobs().source_form != SourceForm::per_step && launches_of_d > 0) {
         const SmTileShape3D response = LinearTiling::response_shape(policy, d);
-        const SmTileShape3D own = LinearTiling::plan(policy, u).shapes[d];
+        const auto linear_plan = LinearTiling::plan(policy, u);
+        const SmTileShape3D own = linear_plan.shapes[d];
         if (response.smem_bytes > 0 && own.smem_bytes > 0) {
           const StencilModel linear = stencil_model<typename LinearPartOf<Stencil>::type>(static_cast<int>(sizeof(Scalar)));
+          // The launches of other depths (the tail), with the source and source-free (a whole-call response).
+          ResponseTail tail;
+          tail.own_seconds = 0;
+          std::vector<int> tail_depths;
+          for (const int depth : plan.sm.launch_depths) {
+            if (depth == d) continue;
+            ++tail.launches;
+            tail_depths.push_back(depth);
+            tail.source_seconds += predict_sm_launch_seconds_3d(dm, sm, nz, ny, nx, plan.shapes[depth]);
+            const SmTileShape3D& o = linear_plan.shapes[depth];
+            if (o.smem_bytes <= 0) tail.own_seconds = -1;
+            if (tail.own_seconds >= 0) tail.own_seconds += predict_sm_launch_seconds_3d(dm, linear, nz, ny, nx, o);
+          }
+          KeptResponse& kept_response = PolicyAccess::kept_response(policy);
+          const ResponseSpan kept = kept_response.kept_span(d);
+          const KeptResponse::LoopLength loop = kept_response.loop_length(steps);
           const ResponseChoice schedules = choose_response(
               launches_of_d, predict_sm_launch_seconds_3d(dm, linear, nz, ny, nx, own), ebisu3d::kResponseCosts,
               static_cast<double>(nx) * ny * nz * sizeof(Scalar), policy.knobs().source_form == SourceForm::response,
-              policy.knobs().response_interval, PolicyAccess::kept_response(policy).kept_interval(d),
-              ebisu3d::kResponseMinLaunches);
+              policy.knobs().response_interval,
+              KeptState{kept.interval, !kept.folded.empty() && kept.folded == tail_depths, loop.calls,
+                        loop.calls_of_these_steps},
+              ebisu3d::kResponseMinLaunches, tail);
           if (schedules.any()) {
             plan.response = response;
             plan.own = own;
+            plan.own_shapes.assign(std::begin(linear_plan.shapes), std::end(linear_plan.shapes));
             plan.schedules = schedules;
           }
           if (schedules.per_call.interval > 0) {
-            plan.predicted_seconds += schedules.per_call.seconds -
+            plan.predicted_seconds += schedules.per_call.seconds - tail.source_seconds -
                                       launches_of_d * predict_sm_launch_seconds_3d(dm, sm, nz, ny, nx, plan.shapes[d]);
           }
         }
@@ -1117,6 +1149,10 @@ struct SmTiling3D {
     static_assert(NQ == 1, "EbisuKokkos: SmTiling3D::run is the single-field form (run_state otherwise)");
     if constexpr (source_response) {
       if (plan.response.smem_bytes > 0) return run_response(label, policy, stencil, u, scratch, plan, fields);
+      // (A plan that did not weigh the response form: the loop's length still counts, for the build's share.)
+      if (!plan.schedules.any() && policy.knobs().source_form != SourceForm::per_step) {
+        count_source_call<ResponseView>(policy, stencil, u);
+      }
     }
     const ViewType ends[2] = {u, scratch};
     StencilOutcome outcome = launches(label, policy, stencil, u, plan, fields, [&](int launch, int, Buffers& b) {
@@ -1170,15 +1206,24 @@ struct SmTiling3D {
   // SourceForm::response (plan.response.smem_bytes > 0; impl/source_response.hpp): g_{nd} from n launches
   // of the source kernel of the main depth d from zero (ping-pong between scratch and the response's
   // buffer, the last into the buffer), then groups of n launches of depth d of the source-free kernel, the
-  // last adding g_{nd}; the launches of depth d after the last group and the others the source kernel.
+  // last adding g_{nd}; the launches of depth d after the last group and the others the source kernel. A
+  // whole-call response (g_T: the others in the set-up too) runs the others first source-free, then one group.
   template <class FieldSet>
   static StencilOutcome run_response(const std::string& label, const StencilPolicy<Kokkos::Cuda>& policy,
                                      const Stencil& stencil, const ViewType& u, const ViewType& scratch, const Plan& plan,
                                      const FieldSet& fields) {
-    using Response = Kokkos::View<Scalar***, typename ViewType::array_layout, typename ViewType::memory_space>;
+    using Response = ResponseView;
     const int d = plan.response.depth;
-    const ResponseClaim<Response> claim = claim_source_response<Response>(
-        policy, stencil, u, fields, d, plan.schedules.per_call.interval, plan.schedules.kept.interval);
+    // (The plan's launches of this call: a plan of another step count keeps the groups that fit, and
+    // no whole-call response.)
+    const std::vector<int> depths = launch_depths(plan, policy.steps());
+    const std::vector<int> tail_depths = plan.tail_depths();
+    const auto span = [&](const ResponseSchedule& schedule) {
+      return schedule.whole_call && depths != plan.sm.launch_depths ? ResponseSpan{} : span_of(schedule, tail_depths);
+    };
+    const ResponseClaim<Response> claim = claim_source_response<Response>(policy, stencil, u, fields, d,
+                                                                          span(plan.schedules.per_call),
+                                                                          span(plan.schedules.kept));
     if (!claim.run) {  // the per-step form: the plan without its response
       Plan per_step = plan;
       per_step.response = SmTileShape3D{};
@@ -1187,19 +1232,23 @@ struct SmTiling3D {
       return outcome;
     }
     const Response& response = claim.response;
-    const int n = claim.interval;
+    const int n = claim.span.interval;
+    const std::vector<int>& folded = claim.span.folded;  // non-empty: g_T of all the call's launches
     // (A view of the response with ViewType's type: the launches take the strides of `from` and `to`.)
     const ViewType g(response.data(), response.layout());
-    // Set-up launch j writes g if n - 1 - j is even, scratch otherwise; the first reads the other, zeroed.
+    // Set-up launch j of m writes g if m - 1 - j is even, scratch otherwise; the first reads the other, zeroed.
     const ViewType setup_ends[2] = {g, scratch};
     Plan source = plan;
     if (claim.set_up) {
-      Kokkos::deep_copy(policy.space(), setup_ends[n % 2], Scalar(0));
       source.sm.launch_depths.assign(n, d);
-      launches(label + ":source-response", policy.with_steps(n * d), stencil, u, source, fields,
-               [&](int j, int, Buffers& b) {
-                 b.from = setup_ends[(n - j) % 2];
-                 b.to = setup_ends[(n - 1 - j) % 2];
+      source.sm.launch_depths.insert(source.sm.launch_depths.end(), folded.begin(), folded.end());
+      const int m = static_cast<int>(source.sm.launch_depths.size());
+      Kokkos::deep_copy(policy.space(), setup_ends[m % 2], Scalar(0));
+      launches(label + ":source-response",
+               policy.with_steps(std::accumulate(source.sm.launch_depths.begin(), source.sm.launch_depths.end(), 0)),
+               stencil, u, source, fields, [&](int j, int, Buffers& b) {
+                 b.from = setup_ends[(m - j) % 2];
+                 b.to = setup_ends[(m - 1 - j) % 2];
                  b.src = b.from.data();
                  b.dst = b.to.data();
                });
@@ -1218,12 +1267,17 @@ struct SmTiling3D {
     typename LinearTiling::Plan own, adding;
     own.valid = adding.valid = true;
     own.sm = adding.sm = plan.sm;
-    own.shapes[d] = plan.own;
+    for (std::size_t t = 0; t < plan.own_shapes.size() && t < std::size(own.shapes); ++t) {
+      own.shapes[t] = plan.own_shapes[t];
+    }
+    if (!folded.empty()) {  // the tail first, source-free: the call's last launch adds g_T
+      own.sm.launch_depths = folded;
+      LinearTiling::launches(label, policy.with_steps(std::accumulate(folded.begin(), folded.end(), 0)), linear, u,
+                             own, NoFields{}, next);
+    }
     own.sm.launch_depths.assign(n - 1, d);
     adding.shapes[d] = plan.response;
     adding.sm.launch_depths.assign(1, d);
-    // (The plan's launches of this call: a plan of another step count keeps the groups that fit.)
-    const std::vector<int> depths = launch_depths(plan, policy.steps());
     const long of_d = std::count(depths.begin(), depths.end(), d);
     const long groups = of_d / n;
     for (long group = 0; group < groups; ++group) {
@@ -1233,10 +1287,9 @@ struct SmTiling3D {
                                             static_cast<long>(response.stride(iz)));
     }
     // The rest with the source: depth-d launches after the last group, then the others in the plan's order.
-    const long rest_of_d = of_d - groups * n;
-    source.sm.launch_depths.assign(rest_of_d, d);
+    source.sm.launch_depths.assign(of_d - groups * n, d);
     for (const int depth : depths) {
-      if (depth != d) source.sm.launch_depths.push_back(depth);
+      if (depth != d && folded.empty()) source.sm.launch_depths.push_back(depth);
     }
     const int rest_steps = std::accumulate(source.sm.launch_depths.begin(), source.sm.launch_depths.end(), 0);
     if (rest_steps > 0) launches(label, policy.with_steps(rest_steps), stencil, u, source, fields, next);
@@ -1249,17 +1302,9 @@ struct SmTiling3D {
     report.temporal_depth = d;
     report.predicted_gcells_per_s =
         plan.predicted_seconds > 0 ? plan.interior_cells * policy.steps() / plan.predicted_seconds * 1e-9 : 0;
-    report.plan = "source response form: g_" + std::to_string(n * d) + " from " + std::to_string(n) +
-                  " launch(es) of the source kernel [" + plan.sm.describe() + "] (" + claim.note + "); then " +
-                  std::to_string(groups) + " group(s) of " + std::to_string(n) + " launch(es) of depth " +
-                  std::to_string(d) + " of the source-free kernel, the last adding it (tile " +
+    report.plan = describe_response_form(claim.span, d, groups, claim.note, source.sm.launch_depths) + " (tile " +
                   std::to_string(plan.response.tile_x) + " x " + std::to_string(plan.response.tile_y) + ", smem " +
                   std::to_string(plan.own.smem_bytes) + " / " + std::to_string(plan.response.smem_bytes) + " B)";
-    if (!source.sm.launch_depths.empty()) {
-      report.plan += "; then " + std::to_string(source.sm.launch_depths.size()) + " launch(es) with the source (depths";
-      for (const int depth : source.sm.launch_depths) report.plan += " " + std::to_string(depth);
-      report.plan += ")";
-    }
     outcome.result_in_scratch = done % 2 == 1;
     return outcome;
   }
